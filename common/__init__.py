@@ -1,0 +1,36 @@
+"""minedraft: batch-parallel speculative decoding (MineDraft/PSD), backend-neutral core."""
+
+from .api import LLM, RequestOutput
+from .protocols import Drafter, Target
+from .schedulers import SCHEDULERS, SchedulerConfig, create_scheduler, register_scheduler
+from .types import (
+    DraftBlock,
+    FinishReason,
+    InvalidInputError,
+    RequestState,
+    SamplingParams,
+    VerifyOutcome,
+    VerifyScores,
+)
+from .verification import verify
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "LLM",
+    "SCHEDULERS",
+    "DraftBlock",
+    "Drafter",
+    "FinishReason",
+    "InvalidInputError",
+    "RequestOutput",
+    "RequestState",
+    "SamplingParams",
+    "SchedulerConfig",
+    "Target",
+    "VerifyOutcome",
+    "VerifyScores",
+    "create_scheduler",
+    "register_scheduler",
+    "verify",
+]

@@ -1,0 +1,166 @@
+"""The offline API, shaped like vLLM's and SGLang's: ``LLM(...).generate(prompts, params)``."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .backends import EnginePair, EngineSpec, get_backend
+from .schedulers import SCHEDULERS, SchedulerConfig, create_scheduler
+from .types import FinishReason, InvalidInputError, RequestState, SamplingParams
+
+
+@dataclass
+class RequestOutput:
+    request_id: str
+    prompt: str | None
+    prompt_token_ids: list[int]
+    token_ids: list[int]
+    text: str | None
+    finish_reason: str
+    error: str | None = None
+    metrics: dict[str, float] = field(default_factory=dict)
+
+
+def default_lanes(mode: str, device: str, draft_device: str | None) -> str:
+    """Overlapping modes get concurrent lanes; sequential ones run inline."""
+    if mode not in ("psd", "flex"):
+        return "inline"
+    if draft_device is not None and draft_device != device:
+        return "devices"
+    return "cuda_streams" if device.startswith("cuda") else "threads"
+
+
+class LLM:
+    """Speculative decoding over any backend's engine pair.
+
+    ``mode`` is a registered scheduler: ``ar`` (target only), ``sd`` (sequential SD),
+    ``psd`` (MineDraft batch-parallel SD) and the modes added by other modules.
+    """
+
+    def __init__(
+        self,
+        target: Any,
+        draft: Any = None,
+        mode: str = "psd",
+        *,
+        backend: str = "reference",
+        num_speculative_tokens: int = 4,
+        max_batch_size: int = 16,
+        dtype: str = "auto",
+        device: str = "cpu",
+        draft_device: str | None = None,
+        tokenizer: Any = None,
+        lanes: str | None = None,
+        intra_op_threads: int | None = None,
+        extra_proposals: int = 0,
+        allow_pickle: bool = False,
+        trust_remote_code: bool = False,
+        engines: EnginePair | None = None,
+        **scheduler_options: Any,
+    ) -> None:
+        if mode not in SCHEDULERS:
+            raise InvalidInputError(f"mode must be one of {sorted(SCHEDULERS)}, got {mode!r}")
+        if mode != "ar" and draft is None and engines is None:
+            raise InvalidInputError(f"mode {mode!r} needs a draft model, got draft=None")
+        # Validate the scheduler settings before loading any weights: nothing half-built.
+        self.lane_kind = lanes or default_lanes(mode, device, draft_device)
+        threads = intra_op_threads if intra_op_threads is not None else (1 if self.lane_kind == "threads" else None)
+        self._config_kwargs = dict(
+            num_speculative_tokens=num_speculative_tokens, max_batch_size=max_batch_size,
+            extra_proposals=extra_proposals, lanes=self.lane_kind, intra_op_threads=threads, **scheduler_options,
+        )
+        SchedulerConfig(**self._config_kwargs)
+        self.mode = mode
+        self.engines = engines or get_backend(backend).build(
+            EngineSpec(
+                target=target, draft=draft if mode != "ar" else None, dtype=dtype, device=device,
+                draft_device=draft_device, tokenizer=tokenizer, allow_pickle=allow_pickle,
+                trust_remote_code=trust_remote_code, max_batch_size=max_batch_size,
+            )
+        )
+        self.tokenizer = self.engines.tokenizer
+
+    def _config(self) -> SchedulerConfig:
+        detok = None
+        if self.tokenizer is not None:
+            def detok(ids: list[int]) -> str:
+                return self.tokenizer.decode(ids)
+        return SchedulerConfig(eos_token_ids=self.engines.eos_token_ids, detokenize=detok, **self._config_kwargs)
+
+    def encode(self, prompt: str | Sequence[int]) -> list[int]:
+        if isinstance(prompt, str):
+            if self.tokenizer is None:
+                raise InvalidInputError("prompt is text but the engine has no tokenizer; pass token ids")
+            return list(self.tokenizer.encode(prompt))
+        return [int(t) for t in prompt]
+
+    def generate(
+        self,
+        prompts: str | Sequence[str] | Sequence[Sequence[int]],
+        sampling_params: SamplingParams | Sequence[SamplingParams] | None = None,
+        *,
+        use_tqdm: bool = False,
+    ) -> list[RequestOutput]:
+        if isinstance(prompts, str) or (prompts and isinstance(prompts[0], int)):
+            prompts = [prompts]  # type: ignore[list-item]
+        prompts = list(prompts)
+        params = sampling_params if sampling_params is not None else SamplingParams()
+        params_list = [params] * len(prompts) if isinstance(params, SamplingParams) else list(params)
+        if len(params_list) != len(prompts):
+            raise InvalidInputError(
+                f"sampling_params has {len(params_list)} entries for {len(prompts)} prompts"
+            )
+        requests = []
+        for i, (prompt, p) in enumerate(zip(prompts, params_list)):
+            ids = self.encode(prompt)
+            if not ids:
+                raise InvalidInputError(f"prompts[{i}] is empty")
+            requests.append(RequestState(prompt_ids=ids, params=p))
+        scheduler = create_scheduler(self.mode, self.engines.target, self.engines.drafter, self._config())
+        try:
+            # Check every request before admitting any: bad input must not half-run a batch.
+            for i, req in enumerate(requests):
+                if req.num_committed >= self.engines.target.max_context:
+                    raise InvalidInputError(
+                        f"prompts[{i}] has {req.num_committed} tokens, which must be below the target context "
+                        f"window ({self.engines.target.max_context})"
+                    )
+            for req in requests:
+                scheduler.add_request(req)
+            bar = None
+            if use_tqdm:
+                from tqdm import tqdm
+
+                bar = tqdm(total=len(requests), desc=f"minedraft {self.mode}", unit="req")
+            while scheduler.has_unfinished():
+                done = scheduler.step()
+                if bar is not None:
+                    bar.update(len(done))
+            if bar is not None:
+                bar.close()
+        finally:
+            scheduler.close()
+        self.last_trace = scheduler.trace
+        return [self._output(r, prompt) for r, prompt in zip(requests, prompts)]
+
+    def _output(self, req: RequestState, prompt: Any) -> RequestOutput:
+        text = self.tokenizer.decode(req.output_ids) if self.tokenizer is not None else None
+        metrics = {
+            "num_draft_tokens": float(req.num_draft_tokens),
+            "num_accepted_tokens": float(req.num_accepted_tokens),
+            "num_verify_steps": float(req.num_verify_steps),
+            "latency": (req.finish_time or 0.0) - req.arrival_time,
+            "ttft": (req.first_token_time or 0.0) - req.arrival_time,
+        }
+        return RequestOutput(
+            request_id=req.request_id,
+            prompt=prompt if isinstance(prompt, str) else None,
+            prompt_token_ids=list(req.prompt_ids),
+            token_ids=list(req.output_ids),
+            text=text,
+            finish_reason=(req.finish_reason or FinishReason.ERROR).value,
+            error=req.error,
+            metrics=metrics,
+        )

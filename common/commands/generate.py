@@ -1,0 +1,81 @@
+"""``minedraft generate``: run one or more prompts through AR, SD or PSD and print the text."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from ..schedulers import SCHEDULERS
+
+
+def add_engine_args(p: argparse.ArgumentParser, default_mode: str = "psd") -> None:
+    """Engine options shared by generate and bench."""
+    p.add_argument("--target", default="smollm2", help="target model: directory, .gguf file, hub id or 'smollm2'")
+    p.add_argument("--draft", default="smollm2-draft", help="draft model (same sources; default: shipped draft)")
+    p.add_argument("--mode", default=default_mode, choices=sorted(SCHEDULERS), help="decoding mode")
+    p.add_argument("--backend", default="reference")
+    p.add_argument("-k", "--num-speculative-tokens", type=int, default=4)
+    p.add_argument("--max-batch-size", type=int, default=16)
+    p.add_argument("--dtype", default="auto")
+    p.add_argument("--device", default="cpu")
+    p.add_argument("--draft-device", default=None)
+    p.add_argument("--lanes", default=None, help="inline | threads | cuda_streams | devices (default: by mode)")
+    p.add_argument("--extra-proposals", type=int, default=0, help="PSD: draft k+e, verify within k per request")
+    p.add_argument("--allow-pickle", action="store_true", help="allow loading pickle checkpoints (*.bin)")
+    p.add_argument("--trust-remote-code", action="store_true")
+
+
+def engine_kwargs(args: argparse.Namespace) -> dict:
+    return dict(
+        backend=args.backend, num_speculative_tokens=args.num_speculative_tokens,
+        max_batch_size=args.max_batch_size, dtype=args.dtype, device=args.device,
+        draft_device=args.draft_device, lanes=args.lanes, extra_proposals=args.extra_proposals,
+        allow_pickle=args.allow_pickle, trust_remote_code=args.trust_remote_code,
+    )
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("generate", help="generate text for prompts")
+    add_engine_args(p)
+    p.add_argument("prompts", nargs="+", help="prompt texts")
+    p.add_argument("--max-new-tokens", type=int, default=64)
+    p.add_argument("--temperature", type=float, default=0.0)
+    p.add_argument("--top-k", type=int, default=0)
+    p.add_argument("--top-p", type=float, default=1.0)
+    p.add_argument("--seed", type=int, default=None)
+    p.add_argument("--chat", action="store_true", help="wrap each prompt in the target's chat template")
+    p.add_argument("--json", action="store_true", help="print one JSON object per request")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..api import LLM
+    from ..types import SamplingParams
+
+    params = SamplingParams(
+        temperature=args.temperature, top_k=args.top_k, top_p=args.top_p, seed=args.seed,
+        max_new_tokens=args.max_new_tokens,
+    )
+    llm = LLM(args.target, None if args.mode == "ar" else args.draft, mode=args.mode, **engine_kwargs(args))
+    prompts = args.prompts
+    if args.chat and llm.tokenizer is not None:
+        prompts = [
+            llm.tokenizer.apply_chat_template([{"role": "user", "content": p}], tokenize=False, add_generation_prompt=True)
+            for p in prompts
+        ]
+    outputs = llm.generate(prompts, params)
+    summary = llm.last_trace.summary()
+    for out in outputs:
+        if args.json:
+            print(json.dumps({"request_id": out.request_id, "text": out.text, "token_ids": out.token_ids,
+                              "finish_reason": out.finish_reason, "error": out.error, **out.metrics}))
+        else:
+            print(f"--- {out.request_id} ({out.finish_reason}, {len(out.token_ids)} tokens)")
+            print((out.prompt or "") + (out.text or ""))
+            if out.error:
+                print(f"error: {out.error}")
+    if not args.json:
+        print(f"--- mode={args.mode} steps={summary.get('steps')} acceptance={summary.get('acceptance_rate', 0):.3f} "
+              f"tokens/target-step={summary.get('tokens_per_target_step', 0):.2f} "
+              f"overlapped={summary.get('overlapped_share', 0):.2f}")
+    return 1 if any(o.error for o in outputs) else 0

@@ -1,0 +1,230 @@
+"""What every scheduler shares: request bookkeeping, stop conditions, error delivery.
+
+A scheduler drives a Drafter and a Target through their protocols with continuous
+batching: requests join (``add_request``) and leave (finish, cancel) between steps, and
+each stops at its own max_new_tokens, EOS, stop token ids or stop strings.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future
+from concurrent.futures import TimeoutError as FutureTimeout
+from dataclasses import dataclass, field
+
+from ..lanes import LanePair
+from ..protocols import Drafter, Target
+from ..trace import StepRecord, Trace
+from ..types import DraftBlock, FinishReason, InvalidInputError, RequestState, VerifyOutcome
+from ..verification import verify
+
+
+@dataclass
+class SchedulerConfig:
+    num_speculative_tokens: int = 4  # k
+    max_batch_size: int = 16  # requests verified together (per sub-batch under PSD)
+    eos_token_ids: tuple[int, ...] = ()
+    step_timeout: float = 600.0  # seconds a lane call may take before its requests fail
+    extra_proposals: int = 0  # PSD drafter slack: draft k + e, verify within the budget
+    verify_budget: int | None = None  # tokens per verification; default k * sub-batch size
+    lanes: str = "inline"
+    intra_op_threads: int | None = None
+    detokenize: Callable[[list[int]], str] | None = field(default=None, repr=False)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.num_speculative_tokens, int) or self.num_speculative_tokens <= 0:
+            raise InvalidInputError(
+                f"num_speculative_tokens must be an int >= 1, got {self.num_speculative_tokens!r}"
+            )
+        if not isinstance(self.max_batch_size, int) or self.max_batch_size <= 0:
+            raise InvalidInputError(f"max_batch_size must be an int >= 1, got {self.max_batch_size!r}")
+        if not isinstance(self.extra_proposals, int) or self.extra_proposals < 0:
+            raise InvalidInputError(f"extra_proposals must be an int >= 0, got {self.extra_proposals!r}")
+        if self.verify_budget is not None and self.verify_budget < 1:
+            raise InvalidInputError(f"verify_budget must be >= 1 or None, got {self.verify_budget!r}")
+
+
+class StepError(RuntimeError):
+    """A lane call failed; every request of the affected batch receives it."""
+
+
+class Scheduler:
+    """Base: owns the waiting queue, the running set and the commit rule."""
+
+    name = "base"
+    needs_drafter = True
+
+    def __init__(self, target: Target, drafter: Drafter | None, config: SchedulerConfig) -> None:
+        if self.needs_drafter and drafter is None:
+            raise InvalidInputError(f"mode {self.name!r} needs a draft model, got draft=None")
+        if drafter is not None and drafter.vocab_size != target.vocab_size:
+            raise InvalidInputError(
+                f"draft vocab_size ({drafter.vocab_size}) differs from target vocab_size ({target.vocab_size})"
+            )
+        self.target = target
+        self.drafter = drafter
+        self.config = config
+        self.lanes = LanePair(config.lanes, config.intra_op_threads)
+        self.trace = Trace()
+        self.waiting: deque[RequestState] = deque()
+        self.requests: dict[str, RequestState] = {}
+        self._step_index = 0
+        self._finished_since_step: list[RequestState] = []
+
+    # -- requests -----------------------------------------------------------------------
+    def add_request(self, request: RequestState) -> None:
+        if request.request_id in self.requests:
+            raise InvalidInputError(f"request_id {request.request_id!r} is already running")
+        if request.num_committed >= self.target.max_context:
+            raise InvalidInputError(
+                f"prompt length ({request.num_committed} tokens) must be below the target context "
+                f"window ({self.target.max_context})"
+            )
+        request.arrival_time = request.arrival_time or time.perf_counter()
+        self.requests[request.request_id] = request
+        self.waiting.append(request)
+
+    def cancel(self, request_id: str) -> None:
+        req = self.requests.get(request_id)
+        if req is None or req.finished:
+            return
+        self._finish(req, FinishReason.CANCELLED)
+
+    def has_unfinished(self) -> bool:
+        return any(not r.finished for r in self.requests.values())
+
+    def step(self) -> list[RequestState]:
+        """Run one step; return the requests that finished in it."""
+        raise NotImplementedError
+
+    def close(self) -> None:
+        self.trace.intervals = self.lanes.intervals()
+        self.lanes.close()
+
+    # -- shared pieces --------------------------------------------------------------------
+    def max_draft_len(self, req: RequestState, k: int) -> int:
+        """Never draft past what the request may still emit or the context can hold."""
+        room = self.target.max_context - req.num_committed - 1
+        return max(0, min(k, req.remaining_tokens - 1, room))
+
+    def wait(self, future: Future, batch: Sequence[RequestState], what: str):
+        """Wait for a lane call; on failure every request of ``batch`` fails with it."""
+        try:
+            return future.result(timeout=self.config.step_timeout)
+        except FutureTimeout:
+            self._fail(batch, f"{what} did not finish within step_timeout={self.config.step_timeout}s")
+        except Exception as exc:  # noqa: BLE001 - delivered to the requests
+            self._fail(batch, f"{what} failed: {type(exc).__name__}: {exc}")
+        raise StepError(what)
+
+    def try_wait(self, future: Future, batch: Sequence[RequestState], what: str):
+        """Like ``wait``, but returns None after delivering the error."""
+        try:
+            return self.wait(future, batch, what)
+        except StepError:
+            return None
+
+    def pop_finished(self) -> list[RequestState]:
+        """Requests that finished (any reason) since the last call."""
+        done, self._finished_since_step = self._finished_since_step, []
+        return done
+
+    def score_and_verify(self, batch: Sequence[RequestState], block: DraftBlock) -> VerifyOutcome:
+        """Runs on the target lane: acceptance happens next to the scores, so only the
+        small outcome (token ids) crosses lanes, never the full-vocabulary distributions."""
+        return verify(block, self.target.score(batch, block), batch)
+
+    def commit(self, batch: Sequence[RequestState], block: DraftBlock, outcome: VerifyOutcome) -> int:
+        """Append emitted tokens, apply stop conditions, inform the engines. Returns the
+        number of tokens committed."""
+        now = time.perf_counter()
+        committed = 0
+        for req, k, n_acc, tokens in zip(batch, block.lengths(), outcome.num_accepted, outcome.emitted):
+            req.num_verify_steps += 1
+            req.num_draft_tokens += k
+            req.num_accepted_tokens += n_acc
+            if req.first_token_time is None:
+                req.first_token_time = now
+            for tok in tokens:
+                req.output_ids.append(tok)
+                committed += 1
+                reason = self._stop_reason(req, tok)
+                if reason is not None:
+                    req.finish_reason = reason
+                    break
+        if self.drafter is not None:
+            self.drafter.on_verified(outcome)
+        self.target.on_verified(outcome)
+        for req in batch:
+            if req.finished:
+                self._finish(req, req.finish_reason)
+        return committed
+
+    def _stop_reason(self, req: RequestState, tok: int) -> FinishReason | None:
+        p = req.params
+        if not p.ignore_eos and tok in self.config.eos_token_ids:
+            return FinishReason.STOP
+        if tok in p.stop_token_ids:
+            return FinishReason.STOP
+        if p.stop and self.config.detokenize is not None:
+            text = self.config.detokenize(req.output_ids[-16:])
+            if any(s in text for s in p.stop):
+                return FinishReason.STOP
+        if len(req.output_ids) >= p.max_new_tokens:
+            return FinishReason.LENGTH
+        return None
+
+    def _finish(self, req: RequestState, reason: FinishReason | None) -> None:
+        req.finish_reason = reason or FinishReason.STOP
+        req.finish_time = time.perf_counter()
+        self._finished_since_step.append(req)
+        self._forget(req)
+        for engine in (self.drafter, self.target):
+            if engine is not None:
+                try:
+                    engine.release(req.request_id)
+                except Exception:  # noqa: BLE001 - a broken engine must not hide the finish
+                    pass
+
+    def _forget(self, req: RequestState) -> None:
+        """Remove a request from scheduler-specific structures (sub-batches, draft store)."""
+        try:
+            self.waiting.remove(req)
+        except ValueError:
+            pass
+
+    def _fail(self, batch: Sequence[RequestState], message: str) -> None:
+        for req in batch:
+            if not req.finished:
+                req.error = message
+                self._finish(req, FinishReason.ERROR)
+
+    def record(self, **fields) -> StepRecord:
+        rec = StepRecord(step=self._step_index, mode=self.name, **fields)
+        self._step_index += 1
+        self.trace.add(rec)
+        return rec
+
+
+SCHEDULERS: dict[str, type[Scheduler]] = {}
+
+
+def register_scheduler(name: str) -> Callable[[type[Scheduler]], type[Scheduler]]:
+    """Small registry instead of if-chains over mode names (after SGLang's spec registry)."""
+
+    def wrap(cls: type[Scheduler]) -> type[Scheduler]:
+        if name in SCHEDULERS:
+            raise ValueError(f"scheduler {name!r} is already registered")
+        cls.name = name
+        SCHEDULERS[name] = cls
+        return cls
+
+    return wrap
+
+
+def create_scheduler(mode: str, target: Target, drafter: Drafter | None, config: SchedulerConfig) -> Scheduler:
+    if mode not in SCHEDULERS:
+        raise InvalidInputError(f"mode must be one of {sorted(SCHEDULERS)}, got {mode!r}")
+    return SCHEDULERS[mode](target, drafter, config)
