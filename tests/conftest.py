@@ -1,0 +1,55 @@
+"""Shared fixtures: tiny random-init models, built from configs, in float64 so that batch
+composition can never flip an argmax through round-off."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+torch.set_num_threads(1)  # two cores, and lanes run in threads: oversubscription slows everything
+
+
+def tiny_llama(vocab: int = 96, layers: int = 2, hidden: int = 64, seed: int = 0, max_pos: int = 256):
+    from transformers import LlamaConfig, LlamaForCausalLM
+
+    torch.manual_seed(seed)
+    cfg = LlamaConfig(
+        vocab_size=vocab, hidden_size=hidden, intermediate_size=2 * hidden, num_hidden_layers=layers,
+        num_attention_heads=4, num_key_value_heads=2, max_position_embeddings=max_pos,
+        bos_token_id=0, eos_token_id=1, pad_token_id=0,
+    )
+    return LlamaForCausalLM(cfg).to(torch.float64).eval()
+
+
+def tiny_gpt2(vocab: int = 96, layers: int = 2, hidden: int = 64, seed: int = 0, max_pos: int = 256):
+    from transformers import GPT2Config, GPT2LMHeadModel
+
+    torch.manual_seed(seed)
+    cfg = GPT2Config(vocab_size=vocab, n_embd=hidden, n_layer=layers, n_head=4, n_positions=max_pos,
+                     bos_token_id=0, eos_token_id=1)
+    return GPT2LMHeadModel(cfg).to(torch.float64).eval()
+
+
+@pytest.fixture(scope="session")
+def target_model():
+    return tiny_llama(layers=2, hidden=64, seed=0)
+
+
+@pytest.fixture(scope="session")
+def draft_model():
+    return tiny_llama(layers=1, hidden=32, seed=1)
+
+
+def build_pair(target, draft, max_batch_size: int = 16):
+    """A reference EnginePair over in-memory models (no tokenizer: token-id prompts)."""
+    from minedraft.adapters.reference import ReferenceBackend
+    from minedraft.backends import EngineSpec
+
+    return ReferenceBackend().build(
+        EngineSpec(target=target, draft=draft, dtype="float64", max_batch_size=max_batch_size)
+    )
+
+
+@pytest.fixture
+def engine_pair(target_model, draft_model):
+    return build_pair(target_model, draft_model)
