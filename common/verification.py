@@ -25,82 +25,84 @@ from collections.abc import Sequence
 
 import torch
 
-from .sampling import processed_probs, row_params, sample_rows, uniforms
+from .sampling import processed_probs, row_params, sample_rows
 from .types import DraftBlock, RequestState, VerifyOutcome, VerifyScores
 
 
 def verify(block: DraftBlock, scores: VerifyScores, requests: Sequence[RequestState]) -> VerifyOutcome:
-    """Apply the verification rule of each request to its draft tokens."""
-    if len(requests) != block.batch_size:
-        raise ValueError(f"verify got {len(requests)} requests for a block of {block.batch_size}")
-    lengths = block.lengths()
-    params = [r.params for r in requests]
-    positions = [k + 1 for k in lengths]
-    temperature, top_k, top_p = row_params(params, positions)
-    logits = scores.logits  # [num_tokens + batch, vocab]
-    device = logits.device
-    greedy_rows = temperature <= 0
-    all_greedy = bool(greedy_rows.all())
-    if all_greedy:
-        target_choice = logits.argmax(-1).cpu()  # [num_tokens + batch]
+    """Apply the verification rule of each request to its draft tokens, vectorised over
+    the ragged batch. Seeded requests draw their uniforms from their own generator."""
+    batch = block.batch_size
+    if len(requests) != batch:
+        raise ValueError(f"verify got {len(requests)} requests for a block of {batch}")
+    lengths = torch.tensor(block.lengths(), dtype=torch.long)  # [batch]
+    device = scores.logits.device
+    temperature, top_k, top_p = row_params([r.params for r in requests], (lengths + 1).tolist())
+    greedy_req = torch.tensor([r.params.greedy for r in requests], dtype=torch.bool)  # [batch]
+    if bool(greedy_req.all()):
         probs = None
+        target_argmax = scores.logits.argmax(-1).cpu()  # [num_tokens + batch]
     else:
-        probs = processed_probs(logits, temperature.to(device), top_k.to(device), top_p.to(device))
-        target_choice = probs.argmax(-1).cpu()
+        probs = processed_probs(scores.logits, temperature.to(device), top_k.to(device), top_p.to(device))
+        target_argmax = probs.argmax(-1).cpu()  # greedy rows are one-hot, so this is their argmax
 
-    num_accepted: list[int] = []
-    emitted: list[list[int]] = []
-    draft_tokens = block.tokens.tolist()
-    for i, req in enumerate(requests):
-        k = lengths[i]
-        d_start = int(block.cu_num_tokens[i])
-        p_start = int(scores.cu_num_positions[i])
-        drafts = draft_tokens[d_start : d_start + k]
-        if req.params.greedy:
-            n, token = _greedy_one(drafts, target_choice[p_start : p_start + k + 1].tolist())
+    req_of = torch.repeat_interleave(torch.arange(batch), lengths)  # [num_tokens] request of each draft
+    local = torch.arange(block.num_tokens) - block.cu_num_tokens[req_of]  # [num_tokens] index within request
+    p_row = torch.arange(block.num_tokens) + req_of  # [num_tokens] score row deciding each draft
+    drafts = block.tokens  # [num_tokens]
+    reject = drafts != target_argmax[p_row]  # greedy rule
+    if probs is not None:
+        sampled_draft = ~greedy_req[req_of]  # [num_tokens]
+        p_x = probs[p_row.to(device), drafts.to(device)].cpu()  # [num_tokens] p(draft)
+        if block.draft_probs is None:  # point-mass drafts: q(x) = 1
+            q_x = torch.ones_like(p_x)
         else:
-            assert probs is not None
-            q = None if block.draft_probs is None else block.draft_probs[d_start : d_start + k]
-            n, token = _sample_one(drafts, probs[p_start : p_start + k + 1], q, req.verify_generator)
-        num_accepted.append(n)
-        emitted.append(drafts[:n] + [token])
-    return VerifyOutcome(request_ids=list(block.request_ids), num_accepted=num_accepted, emitted=emitted)
-
-
-def _greedy_one(drafts: list[int], target_argmax: list[int]) -> tuple[int, int]:
-    n = 0
-    while n < len(drafts) and drafts[n] == target_argmax[n]:
-        n += 1
-    return n, target_argmax[n]
-
-
-def _sample_one(
-    drafts: list[int],
-    p: torch.Tensor,  # [k + 1, vocab]
-    q: torch.Tensor | None,  # [k, vocab] or None for point-mass drafts
-    generator: torch.Generator | None,
-) -> tuple[int, int]:
-    k = len(drafts)
-    if k:
-        x = torch.tensor(drafts, device=p.device)
-        p_x = p[:k].gather(-1, x.unsqueeze(-1)).squeeze(-1)  # [k]
-        q_x = torch.ones_like(p_x) if q is None else q.to(p.device).gather(-1, x.unsqueeze(-1)).squeeze(-1)
+            q_x = block.draft_probs[torch.arange(block.num_tokens, device=block.draft_probs.device),
+                                    drafts.to(block.draft_probs.device)].float().cpu()
         ratio = torch.where(q_x > 0, p_x / q_x.clamp_min(1e-30), torch.zeros_like(p_x)).clamp(max=1.0)
-        u = uniforms([generator] * k, p.device)  # [k]
-        rejected = (u >= ratio).nonzero()
-        n = int(rejected[0]) if rejected.numel() else k
-    else:
-        n = 0
-    if n == k:  # every draft accepted: bonus token from p
-        return n, int(sample_rows(p[k : k + 1], [generator])[0])
-    q_n = torch.zeros_like(p[n]) if q is None else q[n].to(p.device)
-    if q is None:
-        q_n[drafts[n]] = 1.0
-    residual = (p[n] - q_n).clamp_min(0.0)  # [vocab]
-    if float(residual.sum()) <= 1e-12:
-        # p == q up to round-off: a rejection had probability ~0; p is the exact answer.
-        residual = p[n]
-    return n, int(sample_rows(residual.unsqueeze(0), [generator])[0])
+        u = _per_request_uniforms(requests, lengths, ~greedy_req)
+        reject = torch.where(sampled_draft, u >= ratio, reject)
+    first_reject = torch.where(reject, local, lengths[req_of])  # [num_tokens]
+    num_accepted = lengths.clone().scatter_reduce_(0, req_of, first_reject, reduce="amin")  # [batch]
+
+    final_row = block.cu_num_tokens[:-1] + torch.arange(batch) + num_accepted  # [batch] row of the last token
+    final = target_argmax[final_row].clone()  # [batch]
+    if probs is not None:
+        sampled = (~greedy_req).nonzero().squeeze(-1)
+        dist = probs[final_row[sampled].to(device)].clone()  # [sampled, vocab]
+        rejected = num_accepted[sampled] < lengths[sampled]
+        if bool(rejected.any()):
+            rows = sampled[rejected]
+            at = block.cu_num_tokens[rows] + num_accepted[rows]  # [rejected] draft index of the rejection
+            if block.draft_probs is None:
+                q_rej = torch.zeros_like(dist[rejected])
+                q_rej[torch.arange(len(rows)), drafts[at].to(device)] = 1.0
+            else:
+                q_rej = block.draft_probs[at.to(block.draft_probs.device)].to(device).float()
+            residual = (dist[rejected] - q_rej).clamp_min(0.0)  # [rejected, vocab]
+            # p == q up to round-off: a rejection had probability ~0 and p is the exact answer.
+            empty = residual.sum(-1) <= 1e-12
+            dist[rejected] = torch.where(empty.unsqueeze(-1), dist[rejected], residual)
+        final[sampled] = sample_rows(dist, [requests[i].verify_generator for i in sampled.tolist()]).cpu()
+
+    emitted = []
+    n_list, token_list = num_accepted.tolist(), final.tolist()
+    for i in range(batch):
+        start = int(block.cu_num_tokens[i])
+        emitted.append(drafts[start : start + n_list[i]].tolist() + [token_list[i]])
+    return VerifyOutcome(request_ids=list(block.request_ids), num_accepted=n_list, emitted=emitted)
+
+
+def _per_request_uniforms(requests: Sequence[RequestState], lengths: torch.Tensor, sampled: torch.Tensor) -> torch.Tensor:
+    """U(0, 1) per draft token: seeded requests draw from their own generator (so their
+    outcome does not depend on batch composition), the rest in one bulk draw."""
+    u = torch.rand(int(lengths.sum()))  # [num_tokens]
+    offset = 0
+    for req, n, s in zip(requests, lengths.tolist(), sampled.tolist()):
+        if s and req.verify_generator is not None and n:
+            u[offset : offset + n] = torch.rand(n, generator=req.verify_generator)
+        offset += n
+    return u
 
 
 def expected_tokens_per_step(acceptance: float, k: int) -> float:

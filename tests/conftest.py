@@ -53,3 +53,14 @@ def build_pair(target, draft, max_batch_size: int = 16):
 @pytest.fixture
 def engine_pair(target_model, draft_model):
     return build_pair(target_model, draft_model)
+
+
+def generate(pair, mode: str, prompts, params, **options):
+    """Run prompts (token-id lists) through a mode on an existing engine pair."""
+    from minedraft import LLM
+
+    llm = LLM(None, None, mode=mode, engines=pair, **options)
+    return llm.generate(prompts, params), llm
+
+
+PROMPTS = [[5, 6, 7, 8, 9], [11, 12], list(range(20, 60)), [3], [40, 41, 42, 43, 44, 45, 46], [7] * 25]

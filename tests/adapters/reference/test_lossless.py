@@ -1,0 +1,146 @@
+"""End-to-end losslessness on the reference engine: SD and PSD against AR.
+
+Greedy: identical token for token. Sampling: the generated tokens are distributed as the
+target's own sampling distribution (exact marginals computed from the target model).
+"""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+import torch
+from conftest import PROMPTS, build_pair, generate, tiny_llama
+from scipy.stats import chisquare
+
+from minedraft import RequestState, SamplingParams, SchedulerConfig, create_scheduler
+
+MAX_NEW = [24, 9, 17, 30, 5, 12]
+
+
+@pytest.fixture(scope="module")
+def models():
+    target = tiny_llama(layers=2, hidden=64, seed=0)
+    unrelated = tiny_llama(layers=1, hidden=32, seed=1)  # acceptance near zero
+    close = copy.deepcopy(target)  # perturbed copy: acceptance ~0.4, mixed within batches
+    gen = torch.Generator().manual_seed(0)
+    with torch.no_grad():
+        for p in close.parameters():
+            p.add_(torch.randn(p.shape, generator=gen, dtype=p.dtype) * 0.004)
+    return target, unrelated, close
+
+
+@pytest.fixture(scope="module")
+def ar_reference(models):
+    target, _, _ = models
+    pair = build_pair(target, None)
+    outs, _ = generate(pair, "ar", PROMPTS, [SamplingParams(max_new_tokens=n) for n in MAX_NEW])
+    return [o.token_ids for o in outs]
+
+
+@pytest.mark.parametrize("mode", ["sd", "psd"])
+@pytest.mark.parametrize("k", [1, 3, 5])
+@pytest.mark.parametrize("draft_kind", ["unrelated", "close"])
+def test_greedy_identical_to_ar(models, ar_reference, mode, k, draft_kind):
+    target, unrelated, close = models
+    pair = build_pair(target, unrelated if draft_kind == "unrelated" else close)
+    outs, llm = generate(pair, mode, PROMPTS, [SamplingParams(max_new_tokens=n) for n in MAX_NEW],
+                         num_speculative_tokens=k, max_batch_size=4)
+    assert [o.token_ids for o in outs] == ar_reference
+    assert all(o.error is None for o in outs)
+    summary = llm.last_trace.summary()
+    if draft_kind == "close":
+        assert summary["acceptance_rate"] > 0.3  # the test exercises multi-token acceptance
+    if mode == "psd":
+        assert summary["overlapped_share"] > 0.3  # and real overlap
+
+
+def test_stops_at_eos_and_stop_token_ids(models, ar_reference):
+    target, _, close = models
+    pair = build_pair(target, close)
+    # Pick a token that AR emits mid-way for prompt 0 and stop on it.
+    stop_tok = ar_reference[0][5]
+    first = ar_reference[0].index(stop_tok)
+    params = SamplingParams(max_new_tokens=24, stop_token_ids=(stop_tok,))
+    for mode in ("ar", "sd", "psd"):
+        outs, _ = generate(pair, mode, [PROMPTS[0]], params, num_speculative_tokens=4)
+        assert outs[0].token_ids == ar_reference[0][: first + 1]
+        assert outs[0].finish_reason == "stop"
+
+
+@pytest.mark.parametrize("mode", ["sd", "psd"])
+def test_requests_joining_and_cancelled_mid_run(models, ar_reference, mode):
+    """Continuous batching: requests arrive between steps; one is cancelled; the rest match AR."""
+    target, _, close = models
+    pair = build_pair(target, close)
+    config = SchedulerConfig(num_speculative_tokens=3, max_batch_size=2,
+                             lanes="threads" if mode == "psd" else "inline", eos_token_ids=pair.eos_token_ids)
+    sched = create_scheduler(mode, pair.target, pair.drafter, config)
+    reqs = [RequestState(prompt_ids=p, params=SamplingParams(max_new_tokens=n)) for p, n in zip(PROMPTS, MAX_NEW)]
+    try:
+        for r in reqs[:3]:
+            sched.add_request(r)
+        sched.step()
+        sched.step()
+        for r in reqs[3:]:
+            sched.add_request(r)
+        sched.step()
+        sched.cancel(reqs[2].request_id)
+        steps = 0
+        while sched.has_unfinished():
+            sched.step()
+            steps += 1
+            assert steps < 500
+    finally:
+        sched.close()
+    for i, r in enumerate(reqs):
+        if i == 2:
+            assert r.finish_reason.value == "cancelled"
+            assert r.output_ids == ar_reference[2][: len(r.output_ids)]
+        else:
+            assert r.output_ids == ar_reference[i], f"request {i}"
+    # Engines released every slot.
+    assert not pair.target.runner.slot_of and not pair.drafter.runner.slot_of
+
+
+def _exact_two_token_marginals(target, prompt, params):
+    """p(t1) and p(t2) = sum_t1 p(t1) p(t2 | t1) under the processed target distribution."""
+    from minedraft.sampling import processed_probs, row_params
+
+    t, k, p = row_params([params])
+    with torch.no_grad():
+        logits = target(torch.tensor([prompt])).logits[0, -1:]
+        p1 = processed_probs(logits, t, k, p)[0]
+        support = p1.nonzero().squeeze(-1)
+        batch = torch.tensor([prompt + [int(x)] for x in support])
+        cond = processed_probs(target(batch).logits[:, -1], t.repeat(len(support)), k.repeat(len(support)),
+                               p.repeat(len(support)))
+    p2 = (p1[support].unsqueeze(-1).double() * cond.double()).sum(0)
+    return p1.double(), p2
+
+
+def _chi2_pvalue(samples: list[int], probs: torch.Tensor) -> float:
+    counts = torch.bincount(torch.tensor(samples), minlength=len(probs)).double()
+    expected = probs * len(samples)
+    assert counts[probs == 0].sum() == 0
+    big = expected >= 5  # pool rare tokens into one bin
+    obs, exp = counts[big], expected[big]
+    if expected[~big].sum() > 0:
+        obs = torch.cat([obs, counts[~big].sum(0, keepdim=True)])
+        exp = torch.cat([exp, expected[~big].sum(0, keepdim=True)])
+    exp = exp * obs.sum() / exp.sum()
+    return float(chisquare(obs.numpy(), exp.numpy()).pvalue)
+
+
+@pytest.mark.parametrize("mode", ["sd", "psd"])
+def test_sampled_outputs_follow_target_distribution(models, mode):
+    target, _, close = models
+    pair = build_pair(target, close, max_batch_size=64)
+    params = SamplingParams(temperature=0.9, top_k=24, max_new_tokens=2)
+    prompt = [5, 6, 7]
+    n = 3000
+    torch.manual_seed(2024)
+    outs, _ = generate(pair, mode, [prompt] * n, params, num_speculative_tokens=3, max_batch_size=64)
+    p1, p2 = _exact_two_token_marginals(target, prompt, params)
+    assert _chi2_pvalue([o.token_ids[0] for o in outs], p1) > 1e-3
+    assert _chi2_pvalue([o.token_ids[1] for o in outs], p2) > 1e-3
