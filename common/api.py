@@ -146,7 +146,7 @@ class LLM:
         return [self._output(r, prompt) for r, prompt in zip(requests, prompts)]
 
     def _output(self, req: RequestState, prompt: Any) -> RequestOutput:
-        text = self.tokenizer.decode(req.output_ids) if self.tokenizer is not None else None
+        text = _decode(self.tokenizer, req.output_ids) if self.tokenizer is not None else None
         metrics = {
             "num_draft_tokens": float(req.num_draft_tokens),
             "num_accepted_tokens": float(req.num_accepted_tokens),
@@ -164,3 +164,10 @@ class LLM:
             error=req.error,
             metrics=metrics,
         )
+
+
+def _decode(tokenizer: Any, ids: list[int]) -> str:
+    try:
+        return tokenizer.decode(ids, skip_special_tokens=True)
+    except TypeError:  # a minimal tokenizer without the keyword
+        return tokenizer.decode(ids)

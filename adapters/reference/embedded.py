@@ -44,9 +44,18 @@ def gguf_path() -> Path:
 
 
 def target_checkpoint() -> Path:
-    """Directory of the converted safetensors checkpoint and tokenizer (built on first use)."""
+    """Directory of the converted safetensors checkpoint and tokenizer (built on first use;
+    a file lock makes concurrent first uses in several processes convert only once)."""
     out = cache_dir() / "smollm2-135m-instruct"
-    with _lock:
+    if (out / "model.safetensors").is_file() and (out / "tokenizer.json").is_file():
+        return out
+    import fcntl
+    import shutil
+    import tempfile
+
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with _lock, open(out.parent / ".smollm2.lock", "w") as lock_file:
+        fcntl.flock(lock_file, fcntl.LOCK_EX)
         if (out / "model.safetensors").is_file() and (out / "tokenizer.json").is_file():
             return out
         from transformers import AutoModelForCausalLM, AutoTokenizer, LlamaForCausalLM
@@ -59,19 +68,13 @@ def target_checkpoint() -> Path:
         model = LlamaForCausalLM(config)
         model.load_state_dict(gguf_model.state_dict(), strict=False)
         model.tie_weights()
-        tmp = out.with_suffix(".tmp")
-        tmp.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=".smollm2-", dir=out.parent))
         model.save_pretrained(tmp, safe_serialization=True)
         AutoTokenizer.from_pretrained(str(src.parent), gguf_file=src.name).save_pretrained(tmp)
-        tmp.replace(out) if not out.exists() else _replace_dir(tmp, out)
+        if out.exists():
+            shutil.rmtree(out)
+        tmp.replace(out)
         return out
-
-
-def _replace_dir(src: Path, dst: Path) -> None:
-    import shutil
-
-    shutil.rmtree(dst)
-    src.replace(dst)
 
 
 def load_target(dtype: torch.dtype, device: str) -> torch.nn.Module:

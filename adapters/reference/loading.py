@@ -98,6 +98,9 @@ def load_causal_lm(
     return model.to(device).eval()
 
 
+_TOKENIZER_FILES = ("tokenizer.json", "tokenizer_config.json", "vocab.json", "tokenizer.model")
+
+
 def load_tokenizer(source: str | os.PathLike | Any | None, *, trust_remote_code: bool = False) -> Any | None:
     """The tokenizer of a model source; None for in-memory modules without one."""
     if source is None or isinstance(source, torch.nn.Module):
@@ -114,6 +117,8 @@ def load_tokenizer(source: str | os.PathLike | Any | None, *, trust_remote_code:
     path = Path(name)
     if path.suffix == ".gguf":
         return AutoTokenizer.from_pretrained(str(path.parent), gguf_file=path.name)
+    if path.is_dir() and not any((path / f).exists() for f in _TOKENIZER_FILES):
+        return None  # weights only: callers pass token ids, or a tokenizer explicitly
     return AutoTokenizer.from_pretrained(name, trust_remote_code=trust_remote_code)
 
 

@@ -1,0 +1,111 @@
+"""Bad input: a clear error naming the field and the value, and nothing half-run."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import build_pair, tiny_llama
+
+from minedraft import LLM, InvalidInputError, SamplingParams
+from minedraft.adapters.reference import ReferenceBackend
+from minedraft.backends import EngineSpec
+
+
+@pytest.fixture(scope="module")
+def pair():
+    return build_pair(tiny_llama(seed=0, max_pos=64), tiny_llama(layers=1, hidden=32, seed=1, max_pos=64))
+
+
+class CountingPair:
+    """Wrap an engine pair and count every engine call."""
+
+    def __init__(self, pair):
+        self.pair, self.calls = pair, 0
+        for engine in (pair.target, pair.drafter):
+            for name in ("score", "propose"):
+                if hasattr(engine, name):
+                    setattr(engine, name, self._count(getattr(engine, name)))
+
+    def _count(self, fn):
+        def wrapped(*a, **kw):
+            self.calls += 1
+            return fn(*a, **kw)
+
+        return wrapped
+
+
+def test_empty_prompt(pair):
+    llm = LLM(None, None, mode="sd", engines=pair)
+    with pytest.raises(InvalidInputError, match=r"prompts\[1\] is empty"):
+        llm.generate([[4, 5], []])
+
+
+@pytest.mark.parametrize("k", [0, -2])
+def test_non_positive_k(pair, k):
+    with pytest.raises(InvalidInputError, match=rf"num_speculative_tokens must be an int >= 1, got {k}"):
+        LLM(None, None, mode="sd", engines=pair, num_speculative_tokens=k)
+
+
+def test_unknown_mode(pair):
+    with pytest.raises(InvalidInputError, match=r"mode must be one of .* got 'fast'"):
+        LLM(None, None, mode="fast", engines=pair)
+
+
+def test_negative_temperature():
+    with pytest.raises(InvalidInputError, match=r"SamplingParams.temperature must be a number >= 0, got -0.5"):
+        SamplingParams(temperature=-0.5)
+
+
+@pytest.mark.parametrize(
+    ("field", "kwargs"),
+    [("top_p", {"top_p": 0.0}), ("top_k", {"top_k": -3}), ("max_new_tokens", {"max_new_tokens": 0})],
+)
+def test_other_sampling_fields(field, kwargs):
+    with pytest.raises(InvalidInputError, match=rf"SamplingParams.{field}"):
+        SamplingParams(**kwargs)
+
+
+def test_vocabulary_mismatch():
+    target, draft = tiny_llama(vocab=96), tiny_llama(vocab=80, layers=1, hidden=32)
+    with pytest.raises(InvalidInputError, match=r"draft vocabulary size \(80\) differs from target vocabulary size \(96\)"):
+        ReferenceBackend().build(EngineSpec(target=target, draft=draft, dtype="float64"))
+
+
+def test_prompt_longer_than_context_runs_nothing(pair):
+    counting = CountingPair(pair)
+    llm = LLM(None, None, mode="psd", engines=pair)
+    with pytest.raises(InvalidInputError, match=r"prompts\[2\] has 70 tokens, which must be below the target context window \(64\)"):
+        llm.generate([[1, 2], [3, 4, 5], [7] * 70])
+    assert counting.calls == 0, "a bad request must not half-run the batch"
+
+
+def test_bad_device_and_dtype():
+    with pytest.raises(InvalidInputError, match=r"device must be 'cpu' or 'cuda\[:N\]', got 'tpu'"):
+        ReferenceBackend().build(EngineSpec(target=tiny_llama(), device="tpu"))
+    with pytest.raises(InvalidInputError, match=r"dtype must be 'auto' or one of .* got 'int3'"):
+        ReferenceBackend().build(EngineSpec(target=tiny_llama(), dtype="int3"))
+
+
+def test_missing_draft_for_speculative_mode(pair):
+    with pytest.raises(InvalidInputError, match=r"mode 'sd' needs a draft model"):
+        LLM(tiny_llama(), None, mode="sd")
+
+
+def test_pickle_checkpoints_need_opt_in(tmp_path):
+    import torch
+
+    model = tiny_llama()
+    model.config.save_pretrained(tmp_path)
+    torch.save(model.state_dict(), tmp_path / "pytorch_model.bin")  # a legacy pickle checkpoint
+    with pytest.raises(InvalidInputError, match=r"pickle checkpoints .* allow_pickle=True"):
+        ReferenceBackend().build(EngineSpec(target=str(tmp_path), dtype="float64"))
+    built = ReferenceBackend().build(EngineSpec(target=str(tmp_path), dtype="float64", allow_pickle=True))
+    assert built.target.vocab_size == 96
+
+
+def test_safetensors_directory_loads_and_matches(tmp_path, pair):
+    model = tiny_llama(seed=0, max_pos=64)
+    model.save_pretrained(tmp_path)  # safetensors by default
+    llm = LLM(str(tmp_path), str(tmp_path), mode="sd", dtype="float64")
+    ref = LLM(None, None, mode="ar", engines=pair)
+    prompt = [[4, 5, 6]]
+    assert llm.generate(prompt)[0].token_ids == ref.generate(prompt)[0].token_ids

@@ -1,0 +1,180 @@
+"""The PSD scheduler on model-free engines: alternation, overlap, admission, balance,
+drafter slack, and errors in either lane."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from fake_engines import FakeDrafter, FakeTarget, ar_continuation
+
+from minedraft import RequestState, SamplingParams, SchedulerConfig, create_scheduler
+
+
+def _run(sched, reqs_by_step: dict[int, list[RequestState]] | None = None, max_steps: int = 1000) -> int:
+    steps = 0
+    reqs_by_step = reqs_by_step or {}
+    while sched.has_unfinished() or any(s >= steps for s in reqs_by_step):
+        for r in reqs_by_step.pop(steps, []):
+            sched.add_request(r)
+        sched.step()
+        steps += 1
+        assert steps < max_steps, "scheduler did not finish"
+    return steps
+
+
+def _psd(drafter=None, target=None, **config):
+    config.setdefault("num_speculative_tokens", 3)
+    config.setdefault("lanes", "threads")
+    return create_scheduler("psd", target or FakeTarget(), drafter or FakeDrafter(wrong_every=3), SchedulerConfig(**config))
+
+
+def _req(prompt_last: int, n: int) -> RequestState:
+    return RequestState(prompt_ids=[1, prompt_last], params=SamplingParams(max_new_tokens=n))
+
+
+def test_alternates_sub_batches_and_overlaps():
+    sched = _psd()
+    reqs = [_req(i, 20) for i in range(6)]
+    for r in reqs:
+        sched.add_request(r)
+    _run(sched)
+    sched.close()
+    for r in reqs:
+        assert r.output_ids == ar_continuation(r.prompt_ids, 20)
+    steps = sched.trace.steps
+    groups = [s.verify_group for s in steps]
+    assert groups[:6] == [0, 1, 0, 1, 0, 1]
+    assert all(s.overlapped for s in steps[:6])
+    assert all(s.verify_batch == 3 and s.draft_batch == 3 for s in steps[:6])
+    # Drafts for the verified sub-batch were made in the previous step: exactly one
+    # serial (cold-start) draft call in the whole run.
+    intervals = sched.trace.intervals
+    assert sum(iv.label == "draft (serial)" for iv in intervals) == 1
+
+
+def test_lanes_really_overlap_in_time():
+    drafter, target = FakeDrafter(sleep=0.05), FakeTarget(sleep=0.05)
+    sched = _psd(drafter, target)
+    for i in range(4):
+        sched.add_request(_req(i, 12))
+    _run(sched)
+    sched.close()
+    draft = [iv for iv in sched.trace.intervals if iv.lane == "draft"]
+    verify = [iv for iv in sched.trace.intervals if iv.lane == "target"]
+    overlap = sum(max(0.0, min(d.end, v.end) - max(d.start, v.start)) for d in draft for v in verify)
+    assert overlap > 0.5 * sum(v.end - v.start for v in verify)
+
+
+def test_newcomers_join_the_sub_batch_drafted_next_and_stay_balanced():
+    sched = _psd()
+    first = [_req(i, 30) for i in range(4)]
+    late = [_req(10 + i, 8) for i in range(3)]
+    for r in first:
+        sched.add_request(r)
+    sched.step()
+    sched.step()
+    next_group = 1 - sched.turn
+    for r in late:
+        sched.add_request(r)
+    sched.step()
+    sizes = [len(g) for g in sched.groups]
+    assert abs(sizes[0] - sizes[1]) <= 1
+    members = {r.request_id: gi for gi, g in enumerate(sched.groups) for r in g}
+    assert members[late[0].request_id] == next_group
+    # Never moved mid-flight: every original request stays in its sub-batch.
+    before = {r.request_id: gi for gi, g in enumerate(sched.groups) for r in g if r in first}
+    sched.step()
+    after = {r.request_id: gi for gi, g in enumerate(sched.groups) for r in g if r in first}
+    assert before == after
+    _run(sched)
+    sched.close()
+    for r in first + late:
+        assert r.output_ids == ar_continuation(r.prompt_ids, r.params.max_new_tokens)
+
+
+def test_single_request_runs_sequential_steps():
+    sched = _psd()
+    r = _req(3, 10)
+    sched.add_request(r)
+    _run(sched)
+    sched.close()
+    assert r.output_ids == ar_continuation(r.prompt_ids, 10)
+    assert not any(s.overlapped for s in sched.trace.steps)
+
+
+def test_extra_proposals_respect_the_verification_budget_and_stay_exact():
+    sched = _psd(FakeDrafter(wrong_every=4), num_speculative_tokens=2, extra_proposals=3)
+    reqs = [_req(i, 25) for i in range(6)]
+    for r in reqs:
+        sched.add_request(r)
+    _run(sched)
+    sched.close()
+    for r in reqs:
+        assert r.output_ids == ar_continuation(r.prompt_ids, 25)
+    assert all(s.proposed <= 2 * s.verify_batch for s in sched.trace.steps)
+    assert max(s.proposed for s in sched.trace.steps) == 2 * 3  # budget used in full
+
+
+@pytest.mark.parametrize("where", ["draft", "target"])
+def test_lane_exception_reaches_affected_requests_only(where):
+    bad = _req(5, 15)
+    good = [_req(i, 15) for i in range(4)]
+    drafter = FakeDrafter(fail_on={bad.request_id} if where == "draft" else None)
+    target = FakeTarget(fail_on={bad.request_id} if where == "target" else None)
+    sched = _psd(drafter, target)
+    for r in [*good, bad]:
+        sched.add_request(r)
+    t0 = time.perf_counter()
+    _run(sched)
+    assert time.perf_counter() - t0 < 30
+    assert bad.finish_reason.value == "error" and "exploded" in bad.error
+    for r in good:
+        if r.finish_reason.value == "error":
+            continue  # shared the failing lane call with the bad request
+        assert r.output_ids == ar_continuation(r.prompt_ids, 15)
+    assert all(r.finished for r in [*good, bad]), "no request lost"
+    assert any(r.finish_reason.value == "length" for r in good)
+    # The engine stays usable: a new request runs to completion.
+    drafter.fail_on.clear()
+    target.fail_on.clear()
+    again = _req(9, 6)
+    sched.add_request(again)
+    _run(sched)
+    sched.close()
+    assert again.output_ids == ar_continuation(again.prompt_ids, 6)
+
+
+def test_hung_lane_fails_requests_within_the_step_timeout():
+    drafter = FakeDrafter(sleep=1.5)
+    sched = _psd(drafter, step_timeout=0.2)
+    reqs = [_req(i, 4) for i in range(2)]
+    for r in reqs:
+        sched.add_request(r)
+    t0 = time.perf_counter()
+    _run(sched)
+    assert time.perf_counter() - t0 < 1.4
+    assert all(r.finish_reason.value == "error" and "step_timeout" in r.error for r in reqs)
+    sched.close()
+
+
+def test_cancel_in_either_sub_batch_releases_engine_state():
+    drafter, target = FakeDrafter(), FakeTarget()
+    sched = _psd(drafter, target)
+    reqs = [_req(i, 40) for i in range(4)]
+    for r in reqs:
+        sched.add_request(r)
+    sched.step()
+    sched.step()
+    victims = [sched.groups[0][0], sched.groups[1][0]]
+    for v in victims:
+        sched.cancel(v.request_id)
+    assert all(v.request_id not in sched.stored for v in victims)
+    _run(sched)
+    sched.close()
+    for v in victims:
+        assert v.finish_reason.value == "cancelled"
+        assert v.request_id in drafter.released and v.request_id in target.released
+    for r in reqs:
+        if r not in victims:
+            assert r.output_ids == ar_continuation(r.prompt_ids, 40)
