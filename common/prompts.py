@@ -1,0 +1,1745 @@
+"""Built-in prompt sets: a large templated TRAINING set for draft-model distillation and a
+separate, hand-written HELD-OUT set for the benchmark and acceptance measurement.
+
+The training set is built deterministically from hand-written templates and slot fillers
+(see docs/prompts.md); nothing random depends on the interpreter's hash seed. The held-out
+set lives in ``data/heldout_prompts.json`` and shares no template with the training set.
+Pure Python: no torch, no tokenizer.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import random
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from .types import InvalidInputError
+
+_DATA_DIR = Path(__file__).parent / "data"
+_HELDOUT_FILE = _DATA_DIR / "heldout_prompts.json"
+_BENCH_SEED = "minedraft.prompts:bench"
+
+# Training categories, name -> one-line description, filled by the ``@_category`` generators
+# below. The order is the build order, and a prompt two categories produce is kept in the first.
+CATEGORIES: dict[str, str] = {}
+_GENERATORS: dict[str, Callable[[random.Random], list[str]]] = {}
+
+
+def _category(name: str, description: str):
+    """Register a generator: ``gen(rng) -> prompts`` for one category."""
+
+    def wrap(gen: Callable[[random.Random], list[str]]):
+        CATEGORIES[name] = description
+        _GENERATORS[name] = gen
+        return gen
+
+    return wrap
+
+
+# ---------------------------------------------------------------------------------------
+# Helpers
+# ---------------------------------------------------------------------------------------
+
+
+def _cap(s: str) -> str:
+    return s[:1].upper() + s[1:]
+
+
+def _fill(templates: Sequence[str], fillers: Sequence) -> list[str]:
+    """Every template with every filler. A string fills ``{x}``; a tuple fills ``{x}``, ``{y}``,
+    ... in order; ``{X}`` is ``{x}`` with a capital first letter (for slots opening a sentence)."""
+    out = []
+    for t in templates:
+        for f in fillers:
+            if isinstance(f, tuple):
+                kw = dict(zip("xyzw", f))
+            else:
+                kw = {"x": f}
+            kw.update({k.upper(): _cap(v) for k, v in kw.items()})
+            out.append(t.format(**kw))
+    return out
+
+
+def _take(rng: random.Random, pool: Sequence[str], k: int) -> list[str]:
+    """A deterministic sample of ``k`` distinct prompts from ``pool`` (all of it if smaller)."""
+    pool = list(dict.fromkeys(pool))
+    return pool if len(pool) <= k else rng.sample(pool, k)
+
+
+def _decorate(rng: random.Random, prompts: Sequence[str], suffixes: Sequence[str], p: float) -> list[str]:
+    """Append a constraint (e.g. 'Keep it short.') to a fraction ``p`` of the prompts."""
+    out = []
+    for s in prompts:
+        if suffixes and rng.random() < p:
+            suffix = rng.choice(suffixes)
+            if suffix.split()[0].lower() not in s.lower():  # no "Explain ... Explain each step."
+                s = f"{s} {suffix}"
+        out.append(s)
+    return out
+
+
+_LOWERABLE = {"What", "How", "Why", "Who", "Where", "When", "Which", "Can", "Could", "Is", "Are", "Do",
+              "Does", "Would", "Should", "Give", "Tell", "Explain", "Please", "Write", "List", "Help"}
+
+
+def _lower_first(s: str) -> str:
+    """Lower-case the first word when it is a common opener (never 'I' or a name)."""
+    first = s.split(" ", 1)[0]
+    return s[:1].lower() + s[1:] if first in _LOWERABLE else s
+
+
+_GREETINGS = ["Hi! ", "Hello, ", "Hey, ", "Quick question: ", "Hi there. ", "Good morning! ",
+              "Sorry if this is basic, but ", "Okay, so ", "I have a question. ", "Hey there! "]
+
+
+def _greet(rng: random.Random, prompts: Sequence[str], p: float) -> list[str]:
+    """Prefix a casual greeting to a fraction ``p`` of question-style prompts."""
+    out = []
+    for s in prompts:
+        if rng.random() < p:
+            g = rng.choice(_GREETINGS)
+            s = g + (_lower_first(s) if g.endswith((", ", "but ", "so ")) else s)
+        out.append(s)
+    return out
+
+
+_PERSONAS = [
+    "I'm a nurse", "I'm a retired engineer", "I'm a high-school student", "I'm a single dad with two kids",
+    "I work in marketing", "I've just moved here from abroad", "I'm 72 and not very good with technology",
+    "I'm a first-year university student", "I run a small bakery", "English is my second language",
+    "I'm a graduate student in biology", "I'm a professional chef", "I'm a primary school teacher",
+    "I'm a software developer", "I'm a farmer", "I'm training to be an electrician", "I'm a stay-at-home mum",
+    "I'm a journalist", "I'm preparing for a job interview", "I'm on a tight budget", "I'm a beginner",
+    "I'm a lawyer with no science background", "I volunteer at a youth club", "I'm a history teacher",
+]
+
+
+def _persona(rng: random.Random, prompts: Sequence[str], p: float) -> list[str]:
+    """Give a fraction ``p`` of the prompts some context about the asker, before or after."""
+    out = []
+    for s in prompts:
+        if rng.random() < p:
+            who = rng.choice(_PERSONAS)
+            if rng.random() < 0.6:
+                s = f"{who}. {_cap(s)}" if not s.startswith(("I ", "I'")) else f"{who}, and {s}"
+            else:
+                s = f"{s} For context, {who}." if s[-1:] in ".?!" else f"{s}. For context, {who}."
+        out.append(s)
+    return out
+
+
+# ---------------------------------------------------------------------------------------
+# Factual chat questions
+# ---------------------------------------------------------------------------------------
+
+_PHENOMENA = [
+    "the tides", "rainbows", "earthquakes", "the northern lights", "thunder", "ocean currents",
+    "the seasons on Earth", "hiccups", "inflation", "static electricity", "jet lag", "tsunamis",
+    "volcanic eruptions", "leaves to change colour in autumn", "bread dough to rise", "goosebumps",
+    "the phases of the Moon", "fog", "hurricanes", "acid rain", "brain freeze", "sunburn",
+    "ice to float on water", "the red colour of Mars", "deserts to form", "monsoons",
+    "a solar eclipse", "coral bleaching", "muscle cramps", "a stock market crash", "dew",
+    "the smell after rain", "milk to go sour", "metal to rust", "a sonic boom", "hail",
+    "the Earth's magnetic field", "allergies", "snoring", "déjà vu", "a rolling blackout",
+    "traffic jams with no obvious cause", "bubbles in champagne", "a rip current", "seasickness",
+    "avalanches", "the blue colour of the sky", "yawning to be contagious", "wildfires to spread",
+]
+_MECHANISMS = [
+    "a refrigerator", "GPS", "a vaccine", "the stock market", "a microwave oven",
+    "noise-cancelling headphones", "a nuclear reactor", "the human kidney", "photosynthesis",
+    "a bicycle gear system", "public-key encryption", "a touchscreen", "an electric motor",
+    "the immune system", "a credit score", "a jet engine", "Wi-Fi", "a heat pump", "a blockchain",
+    "an elevator", "a camera lens", "3D printing", "a solar panel", "a pin tumbler lock", "human hearing",
+    "a search engine", "a thermostat", "a hybrid car", "a hydroelectric dam", "an MRI scanner",
+    "a sewing machine", "a compass", "a lithium-ion battery", "insulin", "a dishwasher", "a parachute",
+    "a mechanical watch", "a pressure cooker", "an induction hob", "a hearing aid", "a QR code",
+    "a wind turbine", "a submarine's ballast tank", "spam filtering", "a smoke detector",
+    "a carburettor", "a fibre-optic cable", "a vending machine", "a pacemaker", "contactless payment",
+]
+_PEOPLE = [
+    "Ada Lovelace", "Nikola Tesla", "Marie Curie", "Genghis Khan", "Frida Kahlo", "Ibn Battuta",
+    "Mansa Musa", "Rosalind Franklin", "Alan Turing", "Cleopatra", "Leonardo da Vinci",
+    "Harriet Tubman", "Confucius", "Charles Darwin", "Srinivasa Ramanujan", "Hypatia",
+    "Simón Bolívar", "Catherine the Great", "Nelson Mandela", "Galileo Galilei",
+    "Florence Nightingale", "Johannes Gutenberg", "Wangari Maathai", "Emmy Noether", "Zheng He",
+    "Queen Elizabeth I", "Louis Pasteur", "Hokusai", "Ernest Shackleton", "Grace Hopper",
+    "Marco Polo", "Avicenna", "Jane Austen", "Ludwig van Beethoven", "Gregor Mendel",
+    "Rachel Carson", "Sun Tzu", "Mahatma Gandhi", "Amelia Earhart", "Michelangelo",
+    "Isaac Newton", "Toussaint Louverture", "Murasaki Shikibu", "Albert Einstein", "Ashoka",
+    "Rumi", "Katherine Johnson", "Dmitri Mendeleev", "Vincent van Gogh", "Sacagawea",
+]
+_PLACES = [
+    "Iceland", "the Amazon rainforest", "Kyoto", "the Sahara", "Mongolia", "Patagonia", "Venice",
+    "the Great Barrier Reef", "Machu Picchu", "Lake Baikal", "Madagascar", "the Dead Sea",
+    "Istanbul", "Timbuktu", "the Galápagos Islands", "New Zealand", "Antarctica", "the Himalayas",
+    "Petra", "Cappadocia", "the Mekong Delta", "Svalbard", "Zanzibar", "Bhutan", "Quebec City",
+    "the Atacama Desert", "Angkor Wat", "the Scottish Highlands", "Marrakesh", "Tasmania",
+    "the Faroe Islands", "Oaxaca", "Lisbon", "the Serengeti", "Hokkaido", "Cape Town",
+    "the Yucatán Peninsula", "Tbilisi", "the Norwegian fjords", "Samarkand",
+]
+_EVENTS = [
+    "the French Revolution", "the fall of the Berlin Wall", "the Apollo 11 mission",
+    "the Black Death", "the Industrial Revolution", "the Meiji Restoration",
+    "the building of the Panama Canal", "the Cuban Missile Crisis", "the Renaissance",
+    "the partition of India", "the California Gold Rush", "the signing of Magna Carta",
+    "the Irish Potato Famine", "the Space Race", "the Protestant Reformation",
+    "the collapse of the Soviet Union", "the eruption of Vesuvius in 79 AD", "the Dust Bowl",
+    "the Hundred Years' War", "the American Civil War", "the Haitian Revolution",
+    "the Great Depression", "the Age of Exploration", "the Chernobyl disaster",
+    "the fall of the Western Roman Empire", "the Battle of Hastings", "the Boston Tea Party",
+    "the Scramble for Africa", "the Glorious Revolution", "the Taiping Rebellion",
+]
+_COUNTRIES = [
+    "Peru", "Kenya", "Vietnam", "Norway", "Morocco", "Chile", "Indonesia", "Poland", "Ghana",
+    "Argentina", "Portugal", "Nepal", "Canada", "Egypt", "Finland", "the Philippines",
+    "South Korea", "Colombia", "Hungary", "Ethiopia", "Australia", "Turkey", "Uruguay",
+    "Sri Lanka", "Greece", "Mexico", "Switzerland", "Tanzania", "Malaysia", "Ireland",
+]
+
+
+@_category("factual", "factual chat questions: science, history, people, places, countries")
+def _gen_factual(rng: random.Random) -> list[str]:
+    causes = _fill([
+        "What causes {x}?", "Can you tell me what causes {x}?",
+        "I've always wondered what causes {x}. Can you explain?", "What's the science behind {x}?",
+        "what causes {x}", "Briefly, what causes {x}?", "Explain, scientifically, what causes {x}.",
+    ], _PHENOMENA)
+    how = _fill([
+        "How does {x} work?", "Can you explain how {x} works?", "how does {x} actually work",
+        "Give me a simple explanation of how {x} works.", "Walk me through how {x} works, step by step.",
+        "What are the main parts of {x}, and what does each one do?",
+        "I've never understood how {x} works. Could you explain it?",
+    ], _MECHANISMS)
+    who = _fill([
+        "Who was {x}?", "Who was {x} and why are they remembered?", "What is {x} best known for?",
+        "Tell me about {x}.", "Give me a short biography of {x}.", "What were the main achievements of {x}?",
+        "why is {x} famous", "I keep hearing the name {x}. Who was that?",
+        "What was the early life of {x} like?", "Name three interesting facts about {x}.",
+    ], _PEOPLE)
+    where = _fill([
+        "What is {x} known for?", "Tell me some interesting facts about {x}.",
+        "Why do people visit {x}?", "Give me a quick overview of {x}.",
+        "What's the best time of year to visit {x}, and why?", "What wildlife can you find in {x}?",
+        "I'm reading about {x}. What should I know about its history?",
+    ], _PLACES)
+    when = _fill([
+        "What happened during {x}?", "Why was {x} important?", "What were the main causes of {x}?",
+        "Summarize {x} in a few paragraphs.", "What were the long-term consequences of {x}?",
+        "Give me a timeline of {x}.", "Who were the key figures in {x}?",
+        "How do historians explain {x}?", "Explain {x} to a high-school student.",
+    ], _EVENTS)
+    country = _fill([
+        "What is the capital of {x}?", "What languages are spoken in {x}?", "What currency does {x} use?",
+        "What is the traditional food of {x}?", "What are the biggest industries in {x}?",
+        "Tell me about the geography of {x}.", "What is the political system of {x}?",
+        "What should a first-time visitor to {x} know?", "What are the most important holidays in {x}?",
+    ], _COUNTRIES)
+    out = (_take(rng, causes, 110) + _take(rng, how, 120) + _take(rng, who, 110) + _take(rng, where, 80)
+           + _take(rng, when, 90) + _take(rng, country, 80))
+    return _greet(rng, out, 0.08)
+
+
+# ---------------------------------------------------------------------------------------
+# How-to instructions
+# ---------------------------------------------------------------------------------------
+
+_TASKS = [
+    "make a sourdough starter from scratch", "fix a flat tyre on my bicycle",
+    "set up a Python virtual environment", "unclog a kitchen sink without chemicals",
+    "negotiate a higher salary", "start running when I've never exercised", "remove a red wine stain from a carpet",
+    "back up the photos on my phone", "write a good cover letter", "grow tomatoes in pots on a balcony",
+    "start meditating", "learn to touch type", "iron a dress shirt", "make a budget spreadsheet",
+    "clean a cast-iron pan", "change a car's engine oil", "train my puppy to sit", "jump-start a car",
+    "cook rice on the stove without a rice cooker", "tie a bow tie", "paint a room quickly and neatly",
+    "prepare for a job interview", "stop my glasses from fogging up", "make cold brew coffee at home",
+    "write a haiku", "file my taxes as a freelancer", "start a vegetable compost bin", "learn a new language as an adult",
+    "hang a heavy mirror on a plaster wall", "speed up a slow laptop", "fold a fitted sheet",
+    "set up two-factor authentication on my accounts", "make a good first impression at a new job",
+    "sharpen a kitchen knife", "propagate a pothos plant", "give a toast at a wedding",
+    "keep bread fresh for longer", "make homemade pasta", "lower my electricity bill",
+    "organise a small closet", "prepare a presentation in one evening", "brew a good cup of tea",
+    "read a nutrition label", "stop procrastinating on big projects", "wash a wool sweater by hand",
+    "replace a light switch safely", "teach a child to ride a bike", "write a resignation letter",
+    "memorise a speech", "create a strong password that I can remember", "get rid of fruit flies",
+    "start journaling", "pack a suitcase efficiently", "take better photos with my phone",
+    "make a simple website", "deal with a difficult neighbour", "calm down before an exam",
+    "descale a kettle", "bleed a radiator", "learn to juggle three balls", "make a paper airplane that flies far",
+    "use git to undo my last commit", "cook a perfect soft-boiled egg", "save for a house deposit",
+    "build a habit of reading every day", "care for a succulent", "speak up more in meetings",
+    "remove a stripped screw", "season a wok", "make friends in a new city", "plan a week of healthy lunches",
+    "get better sleep", "prune a rose bush", "write a short bio for LinkedIn", "clean my laptop keyboard",
+    "make a smoothie without a blender", "prepare my garden for winter", "negotiate rent with my landlord",
+    "install shelves in a rented flat without drilling", "practise the guitar efficiently",
+    "write a thank-you note", "patch a small hole in drywall", "ask for feedback at work",
+    "make my own cleaning spray", "keep houseplants alive while on holiday", "start learning to code",
+]
+_HOWTO_SUFFIX = [
+    "Keep it brief.", "Please use numbered steps.", "I don't have much money to spend.",
+    "Assume I have no special tools.", "I'm a complete beginner.", "Explain why each step matters.",
+    "Keep it to five steps or fewer.", "What mistakes should I avoid?", "I only have about an hour.",
+    "Please mention anything that could go wrong.",
+]
+
+
+@_category("howto", "how-to instructions for everyday, practical and technical tasks")
+def _gen_howto(rng: random.Random) -> list[str]:
+    pool = _fill([
+        "How do I {x}?", "How can I {x}?", "What's the best way to {x}?",
+        "Give me step-by-step instructions to {x}.", "I want to {x}. Where do I start?", "how to {x}",
+        "Can you explain how to {x}?", "What are the steps to {x}?",
+        "My friend asked me how to {x} and I didn't know. What should I tell them?",
+        "Write a short guide on how to {x}.", "Is there an easy way to {x}?",
+        "I tried to {x} last week and it went badly. How should I do it properly?",
+        "What do I need to {x}?", "Teach me how to {x}.",
+    ], _TASKS)
+    return _greet(rng, _persona(rng, _decorate(rng, _take(rng, pool, 520), _HOWTO_SUFFIX, 0.3), 0.15), 0.06)
+
+
+# ---------------------------------------------------------------------------------------
+# Explanations of concepts
+# ---------------------------------------------------------------------------------------
+
+_CONCEPTS = [
+    "entropy", "opportunity cost", "the Doppler effect", "natural selection", "recursion",
+    "supply and demand", "machine learning", "the placebo effect", "quantum entanglement",
+    "plate tectonics", "the theory of relativity", "the water cycle", "neural networks", "game theory",
+    "DNA replication", "black holes", "the Pythagorean theorem", "probability", "cognitive dissonance",
+    "the scientific method", "gravity", "climate change", "interest rates", "the Big Bang", "osmosis",
+    "the electoral college", "compound interest", "encryption", "antibiotic resistance",
+    "the Fibonacci sequence", "derivatives in calculus", "standard deviation", "Bayes' theorem",
+    "the greenhouse effect", "herd immunity", "the Turing test", "the tragedy of the commons",
+    "confirmation bias", "Moore's law", "carbon dating", "the separation of powers", "comparative advantage",
+    "the Monty Hall problem", "photosynthesis", "the immune response to a virus", "electric current",
+    "big-O notation", "the prisoner's dilemma", "circadian rhythms", "the central limit theorem",
+    "inflation targeting by central banks", "the blockchain", "price elasticity", "dark matter",
+    "the Krebs cycle", "sunk cost fallacy", "impressionism in painting", "the sonnet form",
+    "the difference between weather and climate", "magnetism", "the stock-and-flow idea in systems thinking",
+    "a hash table", "the Heisenberg uncertainty principle", "public goods", "Occam's razor",
+    "the Coriolis effect", "the food chain", "exponential growth", "irony in literature",
+    "the social contract", "a Fourier transform", "statistical significance", "mutations in genes",
+    "an API", "the balance of payments", "the half-life of a radioactive element", "buoyancy",
+    "the placebo-controlled trial", "the greenhouse gas methane", "operant conditioning", "a recession",
+]
+_AUDIENCES = [
+    "to a ten-year-old", "to someone with no science background", "as if I were a first-year university student",
+    "to my grandmother", "in simple terms", "to a software engineer", "using an everyday analogy",
+    "in one paragraph", "in three bullet points", "in under 100 words", "with a concrete example",
+    "to a curious teenager", "as precisely as you can", "without using jargon",
+]
+
+
+@_category("explain", "explanations of concepts for varied audiences and lengths")
+def _gen_explain(rng: random.Random) -> list[str]:
+    with_aud = _fill([
+        "Explain {x} {y}.", "Can you explain {x} {y}?", "Could you break down {x} {y}?",
+        "I never really understood {x}. Could you explain it {y}?", "Please explain {x} {y}.",
+        "What is {x}? Explain it {y}.", "Help me understand {x} {y}.",
+    ], [(c, a) for c in _CONCEPTS for a in _AUDIENCES])
+    plain = _fill([
+        "ELI5: {x}", "Teach me about {x}.", "What's the intuition behind {x}?", "Why does {x} matter?",
+        "Give me an analogy that explains {x}.", "What is {x}, and where does it show up in everyday life?",
+        "What are common misconceptions about {x}?", "explain {x}", "How would you teach {x} to a class?",
+        "I have an exam tomorrow. Can you quickly explain {x}?", "What's the history of the idea of {x}?",
+    ], _CONCEPTS)
+    return _persona(rng, _take(rng, with_aud, 300) + _take(rng, plain, 200), 0.12)
+
+
+# ---------------------------------------------------------------------------------------
+# Code requests
+# ---------------------------------------------------------------------------------------
+
+_LANGS = ["Python", "JavaScript", "TypeScript", "Java", "C", "C++", "Go", "Rust", "Ruby", "C#",
+          "Kotlin", "Swift", "PHP", "Haskell", "Lua", "Bash"]
+_CODE_TASKS = [
+    "checks whether a string is a palindrome", "reverses a singly linked list",
+    "returns the n-th Fibonacci number", "counts how often each word appears in a text file",
+    "merges two sorted lists into one sorted list", "validates an email address",
+    "finds the largest element in an array", "removes duplicates from a list while keeping the order",
+    "converts a temperature from Celsius to Fahrenheit", "reads a CSV file and prints the average of one column",
+    "implements binary search", "checks whether a number is prime", "flattens a nested list",
+    "computes the greatest common divisor of two integers", "reads a JSON file and prints its top-level keys",
+    "generates a random password of a given length", "implements a stack with push, pop and peek",
+    "sorts a list of people by age and then by name", "groups a list of words into anagrams",
+    "computes the factorial of n recursively", "prints the FizzBuzz sequence up to 100",
+    "counts the vowels in a string", "rotates a matrix by 90 degrees", "checks whether parentheses are balanced",
+    "converts a Roman numeral to an integer", "finds the two numbers in an array that add up to a target",
+    "implements a simple LRU cache", "computes the median of a list of numbers",
+    "converts a number to its binary representation", "capitalises the first letter of every word",
+    "finds the longest common prefix of a list of strings", "implements bubble sort",
+    "checks whether two strings are anagrams", "returns all the prime numbers below n",
+    "computes the dot product of two vectors", "parses a date string like 2024-03-15",
+    "implements a queue using two stacks", "finds the most frequent element in a list",
+    "retries a failing operation up to three times with a delay", "compresses a string like aaabb into a3b2",
+    "walks a directory tree and lists every file larger than 1 MB", "implements depth-first search on a graph",
+    "shuffles a list using the Fisher-Yates algorithm", "converts a string to snake_case",
+    "checks whether a year is a leap year", "calculates the Levenshtein distance between two strings",
+]
+_CODE_TEMPLATES = [
+    "Write a {x} function that {y}.", "Can you show me how to write a {x} program that {y}?",
+    "In {x}, how would I write code that {y}?", "I need a {x} snippet that {y}. Please add comments.",
+    "Write {x} code that {y}, and explain how it works.",
+    "Give me a {x} implementation of a function that {y}, with a couple of test cases.",
+    "write a function in {x} that {y}", "How do I write something in {x} that {y}? I'm new to the language.",
+    "Please write clean, idiomatic {x} that {y}.",
+    "For a coding interview, write a {x} function that {y} and state its time complexity.",
+]
+_SNIPPETS = [
+    "def f(xs):\n    return [x for x in xs if x % 2 == 0]",
+    "for (let i = 0; i < arr.length; i++) {\n  if (arr[i] > max) max = arr[i];\n}",
+    "SELECT name, COUNT(*) FROM orders GROUP BY name HAVING COUNT(*) > 5;",
+    "def avg(nums):\n    return sum(nums) / len(nums)",
+    "while True:\n    line = input()\n    if line == 'quit':\n        break\n    print(line[::-1])",
+    "const total = items.reduce((acc, item) => acc + item.price * item.qty, 0);",
+    "int sum = 0;\nfor (int i = 1; i <= n; i++) sum += i * i;",
+    "words = text.split()\ncounts = {}\nfor w in words:\n    counts[w] = counts.get(w, 0) + 1",
+    "def is_sorted(a):\n    return all(a[i] <= a[i + 1] for i in range(len(a)))",
+    "let result = s.split('').reverse().join('');",
+    "def fib(n):\n    if n < 2:\n        return n\n    return fib(n - 1) + fib(n - 2)",
+    "grep -c 'ERROR' app.log | sort -n",
+    "fn main() {\n    let v: Vec<i32> = (1..=10).filter(|x| x % 3 == 0).collect();\n    println!(\"{:?}\", v);\n}",
+    "def add_item(item, basket=[]):\n    basket.append(item)\n    return basket",
+    "for i in range(len(names)):\n    print(i, names[i])",
+    "if x = 5:\n    print('five')",
+    "public static int max(int[] a) {\n    int m = 0;\n    for (int v : a) if (v > m) m = v;\n    return m;\n}",
+    "data = open('data.txt').read().splitlines()\nprint(len(data))",
+    "squares = list(map(lambda n: n ** 2, range(10)))",
+    "SELECT * FROM users WHERE signup_date > '2023-01-01' ORDER BY signup_date DESC LIMIT 10;",
+]
+_SNIPPET_TEMPLATES = [
+    "What does this code do?\n\n{x}", "Explain this code line by line:\n\n{x}",
+    "Is there a bug in this code? If so, how do I fix it?\n\n{x}", "How could I make this code cleaner?\n\n{x}",
+    "Rewrite this code in a different language of your choice and explain the differences:\n\n{x}",
+    "Can you add comments to this code?\n\n{x}", "{x}\n\nWhat would this print or return, and why?",
+    "Suggest a better name for the variables in this snippet:\n\n{x}",
+    "My teammate wrote this. Is it good code? Be honest.\n\n{x}",
+]
+_CODE_CONCEPTS = [
+    ("a list", "a tuple in Python"), ("let", "const in JavaScript"), ("an interface", "an abstract class in Java"),
+    ("a process", "a thread"), ("a pointer", "a reference in C++"), ("git merge", "git rebase"),
+    ("an INNER JOIN", "a LEFT JOIN in SQL"), ("== ", "=== in JavaScript"), ("a stack", "a queue"),
+    ("synchronous", "asynchronous code"), ("REST", "GraphQL"), ("a compiler", "an interpreter"),
+    ("unit tests", "integration tests"), ("a shallow copy", "a deep copy"), ("TCP", "UDP"),
+    ("an array", "a linked list"), ("composition", "inheritance"), ("a struct", "a class in C#"),
+    ("Vec", "slices in Rust"), ("goroutines", "OS threads"), ("HTTP GET", "POST requests"),
+    ("a library", "a framework"), ("static typing", "dynamic typing"), ("SQL", "NoSQL databases"),
+]
+_SQL_TASKS = [
+    "finds the five customers who spent the most last year", "counts orders per month",
+    "lists employees who earn more than their manager", "finds duplicate email addresses in a users table",
+    "returns the second-highest salary", "shows products that have never been ordered",
+    "computes a running total of sales by day", "deletes rows older than 90 days from a logs table",
+]
+
+
+@_category("code", "code writing, reading, debugging and programming concepts in many languages")
+def _gen_code(rng: random.Random) -> list[str]:
+    write = _fill(_CODE_TEMPLATES, [(lang, t) for lang in _LANGS for t in _CODE_TASKS])
+    snippets = _fill(_SNIPPET_TEMPLATES, _SNIPPETS)
+    concepts = _fill([
+        "What is the difference between {x} and {y}?", "When should I use {x} instead of {y}?",
+        "Explain {x} vs {y} with a short example.", "{X} or {y}: how do I choose?",
+    ], [(a.strip(), b) for a, b in _CODE_CONCEPTS])
+    sql = _fill([
+        "Write an SQL query that {x}.", "How would I write a SQL query that {x}?",
+        "I have a typical e-commerce database. Give me a query that {x}, and explain it.",
+    ], _SQL_TASKS)
+    return _persona(rng, _take(rng, write, 380), 0.08) + _take(rng, snippets, 110) + _take(rng, concepts, 60) + sql
+
+
+# ---------------------------------------------------------------------------------------
+# Math word problems and exercises (numbers drawn from the category's seeded rng)
+# ---------------------------------------------------------------------------------------
+
+_NAMES = [
+    "Amara", "Ben", "Chen", "Dolores", "Emeka", "Fatima", "Gustav", "Hana", "Ivan", "Jasmine",
+    "Kofi", "Lena", "Mateo", "Nadia", "Oliver", "Priya", "Quentin", "Rosa", "Sven", "Tariq",
+    "Uma", "Victor", "Wen", "Ximena", "Yusuf", "Zoe", "Aiko", "Bruno", "Carmen", "Dev",
+]
+_GIRLS = ["Amara", "Dolores", "Fatima", "Hana", "Jasmine", "Lena", "Nadia", "Priya", "Rosa", "Uma", "Zoe", "Aiko"]
+_ITEMS = [("notebook", "notebooks"), ("apple", "apples"), ("ticket", "tickets"), ("cupcake", "cupcakes"),
+          ("pen", "pens"), ("plant", "plants"), ("comic book", "comic books"), ("bag of rice", "bags of rice"),
+          ("T-shirt", "T-shirts"), ("bus pass", "bus passes"), ("candle", "candles"), ("mango", "mangoes")]
+_MATH_PREFIX = ["Can you help me with this problem? ", "Homework question: ", "My daughter is stuck on this one: ",
+                "Here's a puzzle from my maths class. ", "Math question: ", "I got a different answer from my friend. ",
+                "Please solve: ", "Exam practice: "]
+_MATH_SUFFIX = ["Show your work.", "Explain each step.", "Please show the steps.", "Just give me the answer.",
+                "Check your answer at the end.", "Explain it simply; I'm helping my kid with homework."]
+
+
+def _math_problem(rng: random.Random, kind: int) -> str:
+    """One problem of template ``kind`` with fresh numbers and names."""
+    r, name, name2 = rng.randint, rng.choice(_NAMES), rng.choice(_NAMES)
+    item, items = rng.choice(_ITEMS)
+    problems = [
+        lambda: f"A train travels at {r(40, 160)} km/h for {r(2, 7)} hours. How far does it go?",
+        lambda: (f"{name} buys {r(2, 9)} {items} at ${r(2, 15)} each and pays with a ${rng.choice([50, 100])} note. "
+                 "How much change does {name} get?").replace("{name}", name),
+        lambda: f"A rectangle is {r(3, 40)} cm long and {r(2, 25)} cm wide. What are its area and perimeter?",
+        lambda: f"A jacket costs ${r(30, 250)} and is on sale for {rng.choice([10, 15, 20, 25, 30, 40])}% off. What is the sale price?",
+        lambda: f"Solve for x: {r(2, 12)}x + {r(1, 40)} = {r(41, 150)}.",
+        lambda: f"What is {rng.choice([5, 12, 15, 18, 35, 60, 75])}% of {r(40, 900)}?",
+        lambda: (f"A recipe uses {r(2, 5)} cups of flour to make {r(10, 24)} cookies. "
+                 f"How much flour is needed for {r(30, 90)} cookies?"),
+        lambda: f"A tank holds {r(200, 2000)} litres and drains at {r(5, 40)} litres per minute. How long does it take to empty?",
+        lambda: f"What is the sum of the whole numbers from 1 to {r(20, 500)}?",
+        lambda: f"What is the probability of rolling a total of {r(2, 12)} with two fair six-sided dice?",
+        lambda: f"What is {r(12, 99)} times {r(12, 99)}? Please do it without a calculator and show the method.",
+        lambda: (f"If I invest ${r(5, 50) * 100} at {rng.choice([2, 3, 4, 5, 6, 7])}% interest compounded yearly, "
+                 f"how much will I have after {r(3, 15)} years?"),
+        lambda: f"My car uses {rng.choice([5, 6, 7, 8, 9])}.{r(0, 9)} litres per 100 km. How much fuel do I need for a {r(60, 900)} km trip?",
+        lambda: f"Simplify the fraction {r(2, 20) * 6}/{r(2, 20) * 9}.",
+        lambda: f"Find the derivative of f(x) = {r(2, 9)}x^3 - {r(2, 9)}x^2 + {r(1, 20)}x - {r(1, 9)}.",
+        lambda: "What is the average of " + ", ".join(str(r(1, 100)) for _ in range(r(4, 8))) + "?",
+        lambda: f"A class has {r(8, 20)} boys and {r(8, 20)} girls. What fraction of the class are girls, in lowest terms?",
+        lambda: f"How many minutes are there in {r(2, 30)} days?",
+        lambda: f"Convert {r(3, 200)} miles to kilometres.",
+        lambda: (f"{name} is {r(2, 12)} years older than {name2 if name2 != name else 'Sam'}. Together their ages add up to "
+                 f"{r(30, 80)}. How old is each of them?"),
+        lambda: f"The angles of a triangle are in the ratio {r(1, 5)}:{r(1, 5)}:{r(2, 7)}. What are the three angles?",
+        lambda: f"Find the area of a circle with a radius of {r(2, 30)} cm. Use pi = 3.14.",
+        lambda: f"Integrate {r(2, 9)}x^2 + {r(1, 9)}x with respect to x.",
+        lambda: f"Solve the quadratic equation x^2 - {r(3, 15)}x + {r(2, 30)} = 0.",
+        lambda: (f"A worker can paint a fence in {r(3, 8)} hours and a second worker can paint it in {r(4, 12)} hours. "
+                 "How long does it take them working together?"),
+        lambda: (f"{name} scored {r(55, 95)}, {r(55, 95)} and {r(55, 95)} on three tests. "
+                 "What score is needed on the fourth test to average 80?"),
+        lambda: f"A shop raises a price by {r(5, 30)}% and then lowers it by the same percentage. Is the final price the same as the original? Use ${r(20, 200)} as an example.",
+        lambda: f"How many different ways can {r(3, 7)} people stand in a line?",
+        lambda: f"A map has a scale of 1:{rng.choice([25000, 50000, 100000, 250000])}. Two towns are {r(2, 30)} cm apart on the map. How far apart are they really?",
+        lambda: f"Write {r(1, 3999)} in Roman numerals.",
+        lambda: f"What is the least common multiple of {r(4, 30)} and {r(4, 30)}?",
+        lambda: f"Express {r(1, 99)}/{rng.choice([8, 16, 20, 25, 40])} as a decimal and as a percentage.",
+        lambda: (f"A cyclist rides {r(10, 40)} km at {r(12, 25)} km/h and then {r(10, 40)} km at {r(15, 30)} km/h. "
+                 "What is the average speed for the whole ride?"),
+        lambda: f"{name} saves ${r(5, 60)} a week. How many weeks until {name} can afford a {item} that costs ${r(100, 900)}?",
+        lambda: f"A {r(3, 12)}-metre ladder leans against a wall with its foot {rng.choice(['one metre', 'two metres', '1.5 metres'])} from the wall. How high up the wall does it reach?",
+        lambda: f"What is the standard deviation of the numbers {', '.join(str(r(1, 20)) for _ in range(5))}?",
+        lambda: f"If a population of bacteria doubles every {r(10, 60)} minutes, how many are there after {r(2, 8)} hours, starting from one?",
+        lambda: f"A bag holds {r(2, 9)} red, {r(2, 9)} blue and {r(2, 9)} green marbles. If I draw two without replacement, what is the chance both are red?",
+        lambda: f"Is {r(100, 999)} divisible by 3? Explain the divisibility rule.",
+        lambda: f"Solve the system of equations: {r(1, 6)}x + {r(1, 6)}y = {r(10, 40)} and x - y = {r(1, 8)}.",
+    ]
+    return problems[kind]()
+
+
+@_category("math", "math word problems and exercises with varied numbers")
+def _gen_math(rng: random.Random) -> list[str]:
+    kinds = 40
+    out = [_math_problem(rng, k % kinds) for k in range(kinds * 10)]
+    out = [f"{rng.choice(_MATH_PREFIX)}{p}" if rng.random() < 0.25 else p for p in out]
+    return _decorate(rng, out, _MATH_SUFFIX, 0.35)
+
+
+# ---------------------------------------------------------------------------------------
+# Summarisation (short passages written for this project)
+# ---------------------------------------------------------------------------------------
+
+_PASSAGES = [
+    "The city council voted on Tuesday to convert three downtown streets into pedestrian-only zones "
+    "starting next spring. Supporters argue the change will bring more shoppers to local businesses and "
+    "reduce air pollution, while some shop owners worry that customers who drive will stop coming. The "
+    "council has promised to add two new car parks on the edge of the district and to review the scheme "
+    "after twelve months.",
+    "Honeybees communicate the location of food through a movement known as the waggle dance. A forager "
+    "returning to the hive runs in a figure-of-eight pattern, and the angle of the straight run relative to "
+    "vertical shows the direction of the food relative to the sun. The length of the waggle indicates the "
+    "distance. Other bees follow the dancer closely and then fly out to find the source themselves.",
+    "Our quarterly results show revenue up 8 percent compared with the same period last year, driven mainly "
+    "by strong sales of the new subscription plan. Costs rose faster than expected, however, because of "
+    "higher shipping prices and the opening of a second warehouse. As a result, operating profit was flat. "
+    "Management expects margins to improve in the second half as the warehouse reaches full capacity.",
+    "Minutes of the garden club meeting: Twelve members attended. The treasurer reported a balance of 430 "
+    "pounds after the plant sale. Members agreed to spend up to 150 pounds on new tools for the community "
+    "plot. The autumn bulb planting day will be held on the second Saturday of October. Priya volunteered to "
+    "organise refreshments, and Tom will contact the local school about involving pupils.",
+    "The Great Fire of London began in a bakery on Pudding Lane in the early hours of 2 September 1666. "
+    "Fanned by a strong east wind, it spread quickly through the narrow streets of timber houses. Over four "
+    "days it destroyed more than 13,000 homes and St Paul's Cathedral. Remarkably few deaths were recorded, "
+    "though historians suspect the true number was higher. The rebuilding that followed introduced stricter "
+    "rules on building materials.",
+    "Sleep researchers have found that teenagers' internal body clocks shift later during puberty, which "
+    "makes it genuinely harder for them to fall asleep early. When some school districts moved their start "
+    "times from 7:30 to 8:30 in the morning, students slept longer on average, attendance improved and "
+    "fewer students reported feeling sleepy in class. Critics point to the cost of changing bus schedules.",
+    "The new X200 wireless speaker offers up to 18 hours of battery life, water resistance suitable for "
+    "the beach or pool, and a built-in microphone for calls. It can be paired with a second speaker for "
+    "stereo sound. Reviewers praised its clear mid-range but found the bass weaker than rival models at the "
+    "same price. It comes in four colours and charges over USB-C.",
+    "Yesterday I finally finished the coastal path walk I had been planning for years. It took me six days "
+    "to cover roughly 120 kilometres. The first two days were wet and miserable, and I nearly gave up after "
+    "twisting my ankle on a muddy descent. But the weather cleared, the cliffs were spectacular, and by the "
+    "end I felt fitter and calmer than I have in a long time.",
+    "Microplastics are tiny plastic fragments less than five millimetres long. They come from the breakdown "
+    "of larger plastic items, from synthetic clothing fibres released in the wash, and from products such as "
+    "car tyres. Scientists have found them in oceans, soil, drinking water and even human blood. Their "
+    "long-term effects on health are still uncertain, and researchers are calling for better ways to measure "
+    "exposure.",
+    "Dear residents, the water supply to blocks A and B will be switched off between 9 a.m. and 3 p.m. "
+    "on Thursday while engineers replace a faulty valve. Please store enough water for drinking and cooking "
+    "beforehand. The lifts will continue to work as normal. We apologise for the inconvenience and thank you "
+    "for your patience. If you have medical needs that require running water, please contact the office.",
+    "The octopus is one of the most intelligent invertebrates. Octopuses have been observed opening jars, "
+    "escaping from aquarium tanks and using coconut shells as portable shelters. Around two thirds of their "
+    "neurons are located in their arms rather than their brain, which allows each arm to respond to touch "
+    "and taste with a surprising degree of independence.",
+    "After three years of decline, the number of visitors to the national park rose sharply this summer. "
+    "Park officials credit a new shuttle bus service from the nearest railway station and a social media "
+    "campaign highlighting lesser-known trails. The increase has brought problems too: litter and erosion "
+    "on popular paths have worsened, and rangers are asking for extra staff next season.",
+    "Remote work has changed how many companies think about office space. Some firms have given up large "
+    "headquarters in favour of smaller hubs where employees meet a few days a month. Supporters say this "
+    "saves money and widens the pool of people they can hire. Others worry that junior staff learn less "
+    "when they rarely sit next to experienced colleagues.",
+    "Marie sat by the window of the night train, watching the dark fields slip past. She had left a note on "
+    "the kitchen table and nothing else. In her bag were a change of clothes, her grandmother's address and "
+    "two hundred euros. She did not know whether her grandmother would recognise her after fifteen years, "
+    "but for the first time in months she felt that she was moving forward.",
+    "The committee reviewed three proposals for the new library software. Option one is the cheapest but "
+    "lacks support for e-books. Option two includes e-books and a mobile app but requires annual fees that "
+    "would rise after the second year. Option three is open source and free to use, but the library would "
+    "need to pay a contractor to set it up and maintain it. The committee recommends option two.",
+    "Fermentation is one of the oldest methods of preserving food. Microorganisms such as bacteria and yeast "
+    "convert sugars into acids, gases or alcohol, which makes the food less hospitable to the microbes that "
+    "cause spoilage. Yoghurt, sauerkraut, kimchi, miso and sourdough bread are all products of fermentation. "
+    "Many people also value fermented foods for their distinctive flavours.",
+    "Customer review: I ordered the blue armchair in March and it arrived two weeks later than promised. "
+    "The delivery team were friendly but left packaging everywhere. The chair itself is comfortable and the "
+    "fabric feels good quality, although the colour is darker than in the photos. Customer service answered "
+    "my email quickly and offered a small discount for the delay. Overall I'm fairly happy.",
+    "The Antikythera mechanism is an ancient Greek device discovered in a shipwreck in 1901. Built around the "
+    "second century BC, it used a complex system of bronze gears to predict the positions of the Sun and "
+    "Moon, the phases of the Moon and the timing of eclipses. Nothing of comparable complexity is known from "
+    "the following thousand years, and researchers are still reconstructing exactly how it worked.",
+    "Starting next month, all employees must complete the new online security training by the end of the "
+    "quarter. The course takes about forty minutes and covers phishing emails, password managers and how to "
+    "report a lost laptop. Managers will receive a weekly list of team members who have not finished it. "
+    "Access to the payroll system will be suspended for anyone who misses the deadline.",
+    "In many parts of the world, the population is getting older. Falling birth rates and longer life "
+    "expectancy mean that there will be fewer working-age people for every retiree. Governments are "
+    "responding in different ways: some are raising the retirement age, some are encouraging immigration, "
+    "and others are investing in automation and care technology to support elderly people at home.",
+    "The volunteer fire brigade held its annual open day on Sunday. Hundreds of families toured the station, "
+    "sprayed the hoses and watched a demonstration of how to put out a kitchen fire safely. The brigade "
+    "raised just over two thousand dollars for new protective equipment and signed up six new volunteers, "
+    "its best result in a decade.",
+    "Photosynthesis in most plants happens in two stages. In the light-dependent reactions, which take place "
+    "in the thylakoid membranes, energy from sunlight splits water and produces ATP and NADPH, releasing "
+    "oxygen as a by-product. In the Calvin cycle, which occurs in the stroma, that chemical energy is used to "
+    "turn carbon dioxide into sugars the plant can use to grow.",
+    "Hi all, quick update on the kitchen renovation. The plumber found an old leak behind the sink, so the "
+    "floor has to be replaced, which will add about a week and roughly 800 dollars. The cabinets are still "
+    "on schedule for delivery on the 14th. I've asked the electrician to come on the 16th instead of the "
+    "12th. Let me know if that causes problems for anyone.",
+    "The study followed 2,000 adults for ten years and found that those who walked at least 7,000 steps a "
+    "day had a lower risk of early death than those who walked fewer. Above roughly 10,000 steps, the "
+    "additional benefit became small. The authors note that the study shows an association, not proof of "
+    "cause, because people who walk more may differ in other ways.",
+    "Chess was introduced to Europe through the Islamic world around the tenth century. Over the next few "
+    "hundred years the rules changed considerably. The queen, once a weak piece that moved only one square "
+    "diagonally, became the most powerful piece on the board in the late fifteenth century, which made games "
+    "much faster and more aggressive.",
+    "Our app update introduces dark mode, faster loading of the home feed and a redesigned settings page. "
+    "We also fixed a bug that caused notifications to arrive twice on some Android phones. Because of "
+    "feedback from users, the 'share' button has moved back to the bottom of each post. Please tell us what "
+    "you think through the feedback form in the menu.",
+    "The glacier in the valley above the village has retreated by nearly a kilometre since the 1950s. "
+    "Older residents remember skating on a lake that no longer freezes in winter. The melting has created "
+    "new risks, including sudden floods when meltwater lakes break through natural dams, and the regional "
+    "government has installed an early warning system.",
+    "Mentoring programmes pair less experienced employees with more senior colleagues who offer advice and "
+    "support. Well-run programmes set clear goals, meet regularly and allow either person to end the pairing "
+    "if it is not working. Research suggests that mentees are more likely to be promoted, and mentors often "
+    "report that the experience improves their own leadership skills.",
+]
+_SUMMARY_TEMPLATES = [
+    "Summarize the following text in one sentence:\n\n{x}", "TL;DR this for me:\n{x}",
+    "Can you give me the key points of this passage?\n\n{x}", "{x}\n\nSummarize the above in three bullet points.",
+    "Write a headline for this:\n\n{x}", "Here's a paragraph I need to understand quickly. Summarize it for a busy reader.\n\n{x}",
+    "What is the main idea of this passage?\n\n\"{x}\"", "Condense this into a tweet-length summary: {x}",
+    "Summarize this for a ten-year-old: {x}", "Extract the three most important facts from this text:\n\n{x}",
+    "Please write a two-sentence summary of the text below.\n\n{x}", "{x}\n\nWhat's the gist?",
+    "Give me a short summary of this, then list any questions it leaves unanswered.\n\n{x}",
+    "Summarise in plain language:\n{x}", "Read this and tell me what the writer wants the reader to do or know.\n\n{x}",
+]
+
+
+@_category("summarize", "summarisation and key-point extraction from short embedded passages")
+def _gen_summarize(rng: random.Random) -> list[str]:
+    return _take(rng, _fill(_SUMMARY_TEMPLATES, _PASSAGES), 330)
+
+
+# ---------------------------------------------------------------------------------------
+# Stories and creative writing
+# ---------------------------------------------------------------------------------------
+
+_CHARACTERS = [
+    "a retired lighthouse keeper", "a robot who collects lost socks", "a girl who can talk to birds",
+    "an astronaut stranded on Mars", "a baker who accidentally makes magic bread", "a shy dragon",
+    "a detective who is afraid of the dark", "two rival street musicians", "a grandmother who builds rockets",
+    "a cat who runs a hotel", "a boy who finds a door in the back of his wardrobe", "a tired superhero",
+    "a ghost who haunts a library", "an inventor whose machines keep coming to life", "a lonely whale",
+    "a postman in a village where letters predict the future", "a chef competing in a cooking contest",
+    "a young queen on her first day", "a farmer who finds a meteorite in her field", "a clumsy wizard's apprentice",
+    "a tortoise who wants to see the world", "a scientist who shrinks herself by mistake", "a pirate who gets seasick",
+    "a teenage hacker", "a mountain guide caught in a storm", "a family of mice living in a piano",
+    "a knight who would rather be a poet", "a museum guard who sees the paintings move", "an old fisherman and a talking fish",
+    "twins separated at birth who meet on a train", "a village witch who runs the pharmacy",
+    "a courier on a bicycle in a future city", "a child who is the last person awake on New Year's Eve",
+]
+_SETTINGS = [
+    "a small fishing village", "a space station orbiting Jupiter", "Victorian London", "a desert city",
+    "an abandoned amusement park", "a bustling night market", "a snowed-in mountain hotel",
+    "a floating city above the clouds", "a school at the bottom of the sea", "a medieval monastery",
+    "a train that never stops", "a rainforest", "a tiny island with one shop", "a city where it always rains",
+    "a colony ship halfway to another star", "1920s Paris", "a haunted lighthouse", "a suburban cul-de-sac",
+]
+_GENRES = ["mystery", "science fiction", "fairy-tale", "ghost", "funny", "heartwarming", "adventure",
+           "bedtime", "fantasy", "slice-of-life", "suspenseful", "bittersweet"]
+_OPENINGS = [
+    "The last bus of the night was empty except for a man holding a birdcage.",
+    "Nobody in the village had ever opened the blue door, until today.",
+    "The message arrived three days after the sender had died.",
+    "On the morning of her ninetieth birthday, Edith decided to run away.",
+    "It was the kind of storm that made the lighthouse hum.",
+    "The robot had been told never to go upstairs.",
+    "When the snow finally melted, the children found a staircase leading down into the hill.",
+    "I only borrowed the umbrella because it was raining. I didn't know it was going to talk.",
+    "The map showed a town that should not exist.",
+    "Every clock in the house stopped at 3:17.",
+    "My brother swore the new neighbours never slept.",
+    "The spaceship landed in the middle of the county fair, right next to the pie contest.",
+    "She found the letter tucked inside a library book that hadn't been borrowed since 1974.",
+    "The first thing I noticed about the island was that the birds were silent.",
+    "Grandpa said the garden gnome used to be a real person.",
+]
+_OBJECTS = ["a key that fits no lock", "an old photograph", "a message in a bottle", "a pocket watch that runs backwards",
+            "a map drawn on a napkin", "a suitcase full of seeds", "a violin with no strings", "a glowing stone",
+            "a diary written in the future", "a stray dog with a collar that gives an address"]
+_STORY_SUFFIX = ["Keep it short.", "Make it suitable for children.", "Give it a twist ending.",
+                 "Write it in the first person.", "Use lots of dialogue.", "End on a hopeful note.",
+                 "Write it in the present tense.", "Make the reader laugh at least once."]
+
+
+@_category("story", "story writing: openings, continuations, genres, characters and settings")
+def _gen_story(rng: random.Random) -> list[str]:
+    full = _fill([
+        "Write a {x} story set in {z} about {y}.", "Tell me a {x} story featuring {y}, set in {z}.",
+        "Can you write me a short {x} tale set in {z}? The main character is {y}.",
+        "I'd love a {x} story. It should take place in {z} and star {y}.",
+    ], [(g, c, s) for g in _GENRES for c in _CHARACTERS for s in _SETTINGS])
+    char = _fill([
+        "Write the opening paragraph of a novel about {x}.", "Write a bedtime story for a five-year-old about {x}.",
+        "write a short story about {x}", "Tell me a story about {x}.", "Write a flash fiction piece about {x}.",
+        "Write a story told from the point of view of {x}.", "Describe a day in the life of {x}.",
+    ], _CHARACTERS)
+    obj = _fill(["Write a 200-word story in which {x} finds {y}.", "Write a story where {x} discovers {y}."],
+                [(c, o) for c in _CHARACTERS for o in _OBJECTS])
+    cont = _fill([
+        "Continue this story: {x}", "Write a short story that begins with this line: \"{x}\"",
+        "Here's the first sentence of a story. Keep going for a few paragraphs.\n\n{x}",
+        "{x}\n\nWhat happens next? Write the next scene.", "Use this as the opening line of a mystery: {x}",
+    ], _OPENINGS)
+    out = _take(rng, full, 200) + _take(rng, char, 80) + _take(rng, obj, 50) + _take(rng, cont, 60)
+    return _decorate(rng, out, _STORY_SUFFIX, 0.3)
+
+
+_POEM_FORMS = ["haiku", "limerick", "sonnet", "short free-verse poem", "rhyming poem", "poem in four quatrains",
+               "cinquain", "villanelle", "ode", "nursery rhyme"]
+_POEM_TOPICS = [
+    "the first snowfall of winter", "a cup of coffee", "the ocean at night", "moving to a new city",
+    "an old dog", "autumn leaves", "the sound of rain on a tin roof", "friendship", "a broken umbrella",
+    "the Moon landing", "a busy train station", "my grandmother's kitchen", "a thunderstorm", "learning to code",
+    "Monday mornings", "a lighthouse", "the smell of bread", "a city at dawn", "losing a game", "spring cleaning",
+    "a sunflower", "the last day of summer holidays", "bees", "a mountain lake", "a cat watching birds",
+]
+_BUSINESSES = ["a bicycle repair shop", "a vegan bakery", "a dog-walking service", "a language school",
+               "a second-hand bookshop", "a plumbing company", "a yoga studio for older adults",
+               "a mobile coffee van", "an online plant shop", "a children's science club", "a solar panel installer",
+               "a board game café", "a local bank branch", "a tattoo studio", "a recycling campaign"]
+_OCCASIONS = ["my best friend's wedding", "my parents' 40th anniversary", "a colleague's retirement",
+              "my sister's graduation", "a team that just finished a hard project", "a new year's party",
+              "my grandfather's 90th birthday", "the opening of a community garden"]
+
+
+@_category("creative", "poems, slogans, jokes, names, toasts, lyrics and other short creative pieces")
+def _gen_creative(rng: random.Random) -> list[str]:
+    poems = _fill([
+        "Write a {x} about {y}.", "Can you write a {x} about {y}?", "Compose a {x} on the theme of {y}.",
+        "write me a {x} about {y}", "I need a {x} about {y} for a card.",
+    ], [(f, t) for f in _POEM_FORMS for t in _POEM_TOPICS])
+    biz = _fill([
+        "Write a catchy slogan for {x}.", "Suggest five names for {x}.", "Write a short radio advert for {x}.",
+        "Come up with a tagline and a one-paragraph description for {x}.", "Write an Instagram caption announcing {x}.",
+        "Brainstorm ten name ideas for {x}, and explain your favourite.",
+    ], _BUSINESSES)
+    toasts = _fill([
+        "Write a toast for {x}.", "Help me write a short speech for {x}.", "Write a funny but kind toast for {x}.",
+        "I have to say a few words at {x}. Can you write something heartfelt that takes about a minute?",
+    ], _OCCASIONS)
+    misc = _fill([
+        "Tell me a joke about {x}.", "Write a riddle whose answer is {x}.", "Write song lyrics about {x}.",
+        "Write a short monologue from the perspective of {x}.", "Describe {x} using only metaphors.",
+    ], _POEM_TOPICS)
+    return _take(rng, poems, 170) + _take(rng, biz, 60) + toasts + _take(rng, misc, 60)
+
+
+# ---------------------------------------------------------------------------------------
+# Emails, letters and messages
+# ---------------------------------------------------------------------------------------
+
+_EMAIL_PURPOSES = [
+    "asking my manager for a day off next Friday", "apologising to a customer for a delayed order",
+    "following up after a job interview", "inviting colleagues to a farewell lunch for Maria",
+    "asking a professor for an extension on an essay", "complaining to my landlord about a broken heater",
+    "thanking a mentor for their advice over the past year", "declining a meeting invitation politely",
+    "requesting a refund for a faulty kettle", "introducing myself to my new team",
+    "reminding a client about an unpaid invoice", "asking a colleague to review my report by Thursday",
+    "telling my team that the project deadline has moved", "cancelling a gym membership",
+    "asking for a reference from a former employer", "welcoming a new member to our volunteer group",
+    "responding to a customer who received the wrong size", "pitching a guest article to a blog editor",
+    "informing parents about a school trip next month", "negotiating a later start date for a new job",
+    "asking my neighbours to keep the noise down after 11 pm", "resigning from my job with two weeks' notice",
+    "requesting a meeting with my child's teacher", "thanking a hotel for excellent service",
+    "asking the council to repair a pothole on my street", "announcing a price increase to our customers",
+    "checking in with a friend I haven't spoken to in months", "congratulating a colleague on a promotion",
+    "turning down a job offer while keeping the door open", "asking for feedback after being rejected for a role",
+    "reporting a bug to a software vendor", "requesting a quote for catering at a company event",
+    "proposing a four-day work week trial to my boss", "reminding the team about Friday's fire drill",
+    "explaining to a client why the launch is delayed", "asking a supplier to confirm a delivery date",
+]
+_TONES = ["formal", "friendly", "polite but firm", "short", "warm", "professional", "casual", "apologetic"]
+
+
+@_category("email", "emails, letters, notes and messages with different purposes and tones")
+def _gen_email(rng: random.Random) -> list[str]:
+    toned = _fill([
+        "Write a {y} email {x}.", "Draft a {y} email {x}.", "Help me write a {y} message {x}.",
+        "Can you write an email {x}? Make it {y}.", "Compose a {y} letter {x}.",
+    ], [(p, t) for p in _EMAIL_PURPOSES for t in _TONES])
+    plain = _fill([
+        "I need to send an email {x}. Can you draft it for me?", "write an email {x}",
+        "What's a good way to word an email {x}?", "Could you help me with an email {x}? I keep getting the tone wrong.",
+        "Give me a subject line and a short body for an email {x}.", "Write a text message {x}.",
+    ], _EMAIL_PURPOSES)
+    letters = _fill([
+        "Write a cover letter for a {x} position.", "Write a letter of recommendation for a former {x}.",
+        "Draft a thank-you note to the {x} who helped me last week.",
+    ], ["junior data analyst", "nurse", "primary school teacher", "barista", "graphic designer", "lab technician",
+        "warehouse supervisor", "software developer", "museum curator", "sales assistant"])
+    return _take(rng, toned, 200) + _take(rng, plain, 120) + letters
+
+
+# ---------------------------------------------------------------------------------------
+# Rewriting, editing and translation
+# ---------------------------------------------------------------------------------------
+
+_SENTENCES = [
+    "We regret to inform you that your application has not been successful on this occasion.",
+    "The meeting is at 3, don't be late or we start without you.",
+    "Our product helps small businesses manage their money more easily.",
+    "I think maybe we should probably consider changing the plan a little bit.",
+    "The weather was nice so we went to the beach and had a picnic.",
+    "Please ensure that all equipment is returned to the storage room after use.",
+    "This restaurant has the best noodles in town and the staff are really friendly.",
+    "Can you send me the file when you get a chance?",
+    "The results of the experiment were not what the researchers had expected.",
+    "Due to unforeseen circumstances, the concert has been postponed until further notice.",
+    "I'm so sorry I missed your call, things have been crazy at work.",
+    "Exercise improves mood, sleep and overall health.",
+    "The new policy will take effect from the first of next month.",
+    "Kids, dinner is ready, wash your hands and come to the table.",
+    "Global temperatures have risen by about one degree Celsius since pre-industrial times.",
+    "Thank you for your patience while we look into this issue.",
+    "The train was delayed by forty minutes because of a signal failure.",
+    "Our team exceeded its sales target for the third quarter in a row.",
+    "I would like to book a table for four people on Saturday evening.",
+    "Reading every day is a great way to expand your vocabulary.",
+    "The library will be closed on public holidays.",
+    "He didn't study for the exam, but he still passed.",
+    "Water the plants twice a week and keep them out of direct sunlight.",
+    "The company is committed to reducing its carbon emissions by half by 2030.",
+]
+_ERRORFUL = [
+    "Me and him goes to the store yesterday.", "Their going to be late because there car broke down.",
+    "The informations you gave me was very usefull.", "She don't like coffee, she prefer tea.",
+    "Between you and I, the project are behind schedule.", "I could of won if I had trained more.",
+    "Everyone have to bring they're own lunch.", "Its been a long time since we seen each other.",
+    "The datas shows that sales has increased.", "If I would have known, I would have came earlier.",
+    "He runned to the shop but it were closed.", "Less people came to the event then we expected.",
+]
+_LANGUAGES = ["French", "Spanish", "German", "Italian", "Portuguese", "Dutch", "Japanese", "Mandarin Chinese",
+              "Korean", "Swahili", "Hindi", "Polish", "Turkish", "Arabic", "Swedish"]
+
+
+@_category("rewrite", "rewriting, proofreading, tone changes, paraphrase and translation requests")
+def _gen_rewrite(rng: random.Random) -> list[str]:
+    styles = _fill([
+        "Rewrite this sentence to sound more formal: {x}", "Make this more concise: \"{x}\"",
+        "Paraphrase the following: {x}", "Rewrite this in a friendlier tone:\n\n{x}",
+        "Make this sound more persuasive: {x}", "Rewrite this for a children's book: \"{x}\"",
+        "Give me three different ways to say this: {x}", "How would a pirate say this? \"{x}\"",
+        "Turn this sentence into a question: {x}", "Rewrite this in the passive voice: {x}",
+        "Can you make this sound less robotic? {x}", "Rewrite the following as a tweet: {x}",
+        "Simplify this for someone learning English: {x}", "Make this sound more enthusiastic: {x}",
+    ], _SENTENCES)
+    fix = _fill([
+        "Fix the grammar in this sentence: {x}", "Correct any mistakes: \"{x}\"",
+        "Proofread this and explain what was wrong: {x}", "Is this sentence correct? {x}",
+        "What's wrong with this sentence? \"{x}\"",
+    ], _ERRORFUL)
+    translate = _fill([
+        "Translate into {y}: {x}", "How do you say \"{x}\" in {y}?", "Translate this sentence to {y}, please: {x}",
+        "Can you translate the following into {y} and explain any tricky words?\n\n{x}",
+    ], [(s, lang) for s in _SENTENCES for lang in _LANGUAGES])
+    return _take(rng, styles, 180) + fix + _take(rng, translate, 140)
+
+
+# ---------------------------------------------------------------------------------------
+# Lists, recommendations and brainstorming
+# ---------------------------------------------------------------------------------------
+
+_LIST_THINGS = [
+    "tips for better sleep", "countries in South America and their capitals", "healthy breakfast ideas",
+    "common logical fallacies", "famous paintings from the 19th century", "ways to reduce plastic use at home",
+    "board games for a family night", "renewable energy sources", "houseplants that are hard to kill",
+    "classic science fiction novels", "questions to ask at the end of a job interview", "cheap date ideas",
+    "exercises I can do at my desk", "important inventions of the 20th century", "vegetables that grow well in shade",
+    "ways to practise gratitude", "mistakes first-time managers make", "famous speeches in history",
+    "fun facts about octopuses", "rainy-day activities for kids", "podcasts about history",
+    "skills every programmer should learn", "ways to save money on groceries", "dog breeds good for apartments",
+    "signs of burnout", "weekend projects for learning electronics", "uses for baking soda around the house",
+    "key events of the Cold War", "spices every kitchen should have", "ways to be more productive in the morning",
+    "open-source tools for data analysis", "gift ideas for a teenager who loves music", "birds I might see in a city park",
+    "phrases that make emails sound more polite", "things to check before signing a rental contract",
+    "famous mathematicians and what they discovered", "ways to make a small room feel bigger",
+    "icebreaker questions for a workshop", "foods high in iron", "tips for public speaking",
+    "features to look for in a good laptop", "ways to cool a house without air conditioning",
+    "habits of effective students", "well-known Greek myths", "strategies for paying off debt",
+]
+_NUMBERS = ["three", "five", "seven", "ten", "4", "6", "8", "a few", "some"]
+
+
+@_category("lists", "lists, recommendations and brainstorming")
+def _gen_lists(rng: random.Random) -> list[str]:
+    pool = _fill([
+        "List {y} {x}.", "Give me {y} {x}.", "What are {y} {x}?", "Name {y} {x}, with one sentence about each.",
+        "Can you suggest {y} {x}?", "I'm looking for {y} {x}. Any ideas?", "Make a list of {y} {x}.",
+        "Brainstorm {y} {x} for me.",
+    ], [(t, n) for t in _LIST_THINGS for n in _NUMBERS])
+    plain = _fill([
+        "What are the best {x}?", "{X}: give me your top picks and say why.", "Do you know any good {x}?",
+        "Put together a short list of {x}, ranked from most to least important.",
+    ], _LIST_THINGS)
+    return _greet(rng, _persona(rng, _take(rng, pool, 260) + _take(rng, plain, 80), 0.12), 0.06)
+
+
+# ---------------------------------------------------------------------------------------
+# Comparisons
+# ---------------------------------------------------------------------------------------
+
+_CHOICES = [  # pairs one might choose between
+    ("renting", "buying a home"), ("electric cars", "petrol cars"), ("tea", "coffee"), ("stocks", "bonds"),
+    ("nuclear power", "solar power"), ("e-readers", "paper books"), ("running", "cycling for fitness"),
+    ("Android", "iPhone"), ("a Roth IRA", "a traditional IRA"), ("butter", "margarine"),
+    ("learning piano", "learning guitar"), ("a credit card", "a debit card"), ("LED bulbs", "incandescent bulbs"),
+    ("working from home", "working in an office"), ("yoga", "pilates"), ("a university degree", "an apprenticeship"),
+    ("trains", "planes for travel within Europe"), ("cats", "dogs as pets"), ("a laptop", "a desktop computer"),
+    ("DSLR cameras", "mirrorless cameras"), ("white rice", "brown rice"), ("public schools", "private schools"),
+    ("wool", "synthetic fleece"), ("freelancing", "full-time employment"), ("a heat pump", "a gas boiler"),
+    ("a hybrid car", "a fully electric car"), ("a gas stove", "an induction hob"), ("Python", "R for data analysis"),
+    ("a Kindle", "a tablet for reading"), ("a gym membership", "home workouts"),
+]
+_CONTRASTS = [  # pairs one might confuse
+    ("mitosis", "meiosis"), ("weather", "climate"), ("viruses", "bacteria"), ("baking soda", "baking powder"),
+    ("capitalism", "socialism"), ("crocodiles", "alligators"), ("the Roman Republic", "the Roman Empire"),
+    ("monarchy", "republic"), ("frogs", "toads"), ("a hurricane", "a tornado"), ("Impressionism", "Expressionism"),
+    ("Stoicism", "Epicureanism"), ("the House of Representatives", "the Senate"), ("the violin", "the viola"),
+    ("a will", "a trust"), ("Greek", "Roman mythology"), ("Mars", "Venus"), ("classical", "operant conditioning"),
+    ("fission", "fusion"), ("empathy", "sympathy"), ("a simile", "a metaphor"), ("speed", "velocity"),
+    ("an epidemic", "a pandemic"), ("latitude", "longitude"), ("a comet", "an asteroid"), ("affect", "effect"),
+]
+
+
+@_category("compare", "comparisons, differences, pros and cons")
+def _gen_compare(rng: random.Random) -> list[str]:
+    both = _fill([
+        "Compare {x} and {y}.", "What are the differences between {x} and {y}?", "What's the difference between {x} and {y}?",
+        "Make a table comparing {x} and {y}.", "How do {x} and {y} differ?", "Is {x} really that different from {y}?",
+        "In what ways are {x} and {y} similar, and in what ways are they different?",
+        "compare {x} with {y} in a few sentences", "Explain {x} versus {y} to a beginner.",
+    ], _CHOICES + _CONTRASTS)
+    choose = _fill([
+        "Give me the pros and cons of {x} versus {y}.", "{X} vs {y}: which is better, and for whom?",
+        "I can't decide between {x} and {y}. Can you help me think it through?",
+        "Should I go for {x} or {y}? What questions should I ask myself?",
+    ], _CHOICES)
+    confuse = _fill([
+        "I always mix up {x} and {y}. How can I tell them apart?", "Is there an easy way to remember the difference between {x} and {y}?",
+    ], _CONTRASTS)
+    return _greet(rng, _take(rng, both, 220) + _take(rng, choose, 80) + confuse, 0.05)
+
+
+# ---------------------------------------------------------------------------------------
+# Personal advice
+# ---------------------------------------------------------------------------------------
+
+_SITUATIONS = [
+    "I just moved to a new city and don't know anyone", "my teenage son spends all day on his phone",
+    "I have a job interview tomorrow and I'm really nervous", "I keep procrastinating on my thesis",
+    "my coworker keeps taking credit for my work", "I want to switch careers from accounting to software development",
+    "I can't fall asleep before two in the morning", "my money always runs out before the end of the month",
+    "my dog barks at every visitor", "I've been offered a promotion but it means moving abroad",
+    "my best friend forgot my birthday and I feel hurt", "I have too many tasks at work and can't say no",
+    "my elderly father refuses to stop driving", "I want to get fit but I hate the gym",
+    "my flatmate never does the washing up", "I feel stuck in my current job", "I get anxious speaking in meetings",
+    "my kids fight every time we go on a car trip", "I have a presentation to a large audience next week",
+    "I'm thinking about going back to university at 40", "my partner and I disagree about how to spend money",
+    "I spend too much time on social media", "I was rejected from my dream job",
+    "my small business isn't getting enough customers", "I want to start investing but know nothing about it",
+    "I lost touch with an old friend and want to reconnect", "my manager gives me vague feedback",
+    "I have trouble sticking to a diet", "I'm moving in with my partner for the first time",
+    "I'm a new teacher and my class won't listen", "I keep losing my keys", "I'm burned out from caring for a relative",
+    "my neighbour's tree drops leaves all over my garden", "I need to tell my team about layoffs",
+    "I've been asked to be a best man and I've never given a speech", "I want to learn to draw but I'm impatient",
+]
+
+
+@_category("advice", "personal, work and family advice for first-person situations")
+def _gen_advice(rng: random.Random) -> list[str]:
+    pool = _fill([
+        "{X}. What should I do?", "{X}. Any advice?", "I need some advice: {x}.",
+        "{X}, and I'm not sure how to handle it. Can you help?", "What would you suggest? {X}.",
+        "{X}. How should I approach this?", "So, {x}. What are my options?",
+        "Can I get your honest opinion? {X}.", "{X}. Where do I even start?",
+        "{X}. What would a sensible person do in my situation?",
+    ], _SITUATIONS)
+    return _greet(rng, _take(rng, pool, 320), 0.05)
+
+
+# ---------------------------------------------------------------------------------------
+# Definitions and word questions
+# ---------------------------------------------------------------------------------------
+
+_TERMS = [
+    ("serendipity", "everyday English"), ("amortization", "finance"), ("idempotent", "programming"),
+    ("hubris", "literature"), ("tariff", "economics"), ("latency", "computer networks"),
+    ("epistemology", "philosophy"), ("biodiversity", "ecology"), ("quorum", "meetings"), ("umami", "cooking"),
+    ("allele", "genetics"), ("escrow", "real estate"), ("hyperbole", "writing"), ("mitochondria", "biology"),
+    ("liquidity", "finance"), ("firmware", "computing"), ("stoicism", "philosophy"), ("petrichor", "everyday English"),
+    ("gerrymandering", "politics"), ("catalyst", "chemistry"), ("zeitgeist", "culture"), ("leverage", "business"),
+    ("entropy", "information theory"), ("filibuster", "politics"), ("sonata", "music"), ("isotope", "chemistry"),
+    ("metadata", "computing"), ("affidavit", "law"), ("palindrome", "language"), ("dividend", "investing"),
+    ("onomatopoeia", "language"), ("tectonic plate", "geology"), ("haiku", "poetry"), ("deflation", "economics"),
+    ("encryption", "cybersecurity"), ("vaccine", "medicine"), ("photosynthesis", "biology"), ("kerning", "typography"),
+    ("chiaroscuro", "painting"), ("gradient descent", "machine learning"), ("habeas corpus", "law"),
+    ("schadenfreude", "everyday English"), ("ennui", "everyday English"), ("recursion", "programming"),
+    ("inertia", "physics"), ("sous-vide", "cooking"), ("syncopation", "music"), ("mise en place", "cooking"),
+    ("the fourth wall", "theatre"), ("a blue-chip stock", "investing"), ("API", "software"), ("median", "statistics"),
+    ("overfitting", "machine learning"), ("estuary", "geography"), ("photosphere", "astronomy"), ("sonnet", "poetry"),
+    ("precedent", "law"), ("ecosystem", "ecology"), ("bandwidth", "computer networks"), ("equity", "finance"),
+]
+
+
+@_category("definition", "definitions, meanings, etymology and usage of words and terms")
+def _gen_definition(rng: random.Random) -> list[str]:
+    pool = _fill([
+        "What does '{x}' mean?", "Define {x}.", "What is the meaning of the word '{x}'?", "define {x}",
+        "Can you give me a definition of {x} and use it in a sentence?", "What does the term {x} mean in {y}?",
+        "How would you explain the word '{x}' to a child?", "What's the origin of the word '{x}'?",
+        "{x}: what does it mean?", "I came across the word '{x}' while reading about {y}. What does it mean?",
+        "Give me a one-line definition of {x} and a longer explanation.", "In {y}, what does '{x}' refer to?",
+    ], _TERMS)
+    return _take(rng, pool, 320)
+
+
+# ---------------------------------------------------------------------------------------
+# Reasoning puzzles (names, numbers and orderings drawn from the category's seeded rng)
+# ---------------------------------------------------------------------------------------
+
+_COMPARATIVES = [("taller", "shortest", "tallest"), ("older", "youngest", "oldest"), ("faster", "slowest", "fastest"),
+                 ("heavier", "lightest", "heaviest"), ("richer", "poorest", "richest")]
+_SYLLOGISMS = [
+    ("cats", "mammals", "pets"), ("roses", "flowers", "red things"), ("squares", "rectangles", "blue shapes"),
+    ("doctors", "graduates", "musicians"), ("whales", "mammals", "animals that live in the sea"),
+    ("poets", "writers", "teachers"), ("trout", "fish", "animals found in rivers"), ("violins", "instruments", "antiques"),
+    ("sparrows", "birds", "animals that can fly"), ("oaks", "trees", "evergreens"),
+]
+_DAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
+_REASON_SUFFIX = ["Explain your reasoning.", "Think it through step by step.", "Show how you got the answer.",
+                  "Explain briefly.", "Is there more than one possible answer?"]
+
+
+def _sequence(rng: random.Random) -> str:
+    kind = rng.randrange(5)
+    a, d = rng.randint(1, 20), rng.randint(2, 9)
+    if kind == 0:
+        seq = [a + d * i for i in range(5)]
+    elif kind == 1:
+        seq = [a * d**i for i in range(5)] if a < 5 else [d**i for i in range(1, 6)]
+    elif kind == 2:
+        seq = [(i + a) ** 2 for i in range(5)]
+    elif kind == 3:
+        seq = [a, a + d]
+        while len(seq) < 6:
+            seq.append(seq[-1] + seq[-2])
+    else:
+        seq = [a + i * (i + 1) // 2 * d for i in range(5)]
+    return ", ".join(map(str, seq))
+
+
+def _puzzle(rng: random.Random, kind: int) -> str:
+    names = rng.sample(_NAMES, 4)
+    a, b, c, d = names
+    more, least, most = rng.choice(_COMPARATIVES)
+    r = rng.randint
+    puzzles = [
+        lambda: f"{a} is {more} than {b}, and {b} is {more} than {c}. Who is the {least}?",
+        lambda: f"{a} is {more} than {b}. {c} is {more} than {a} but not {more} than {d}. Who is the {most}?",
+        lambda: (lambda x, y, z: f"All {x} are {y}. Some {y} are {z}. Does it follow that some {x} are {z}?")(
+            *rng.choice(_SYLLOGISMS)),
+        lambda: (lambda x, y, z: f"If all {x} are {y} and no {y} are {z}, can any {x} be {z}?")(*rng.choice(_SYLLOGISMS)),
+        lambda: f"What is the next number in the sequence {_sequence(rng)}, ...?",
+        lambda: f"Find the pattern and give the next two terms: {_sequence(rng)}",
+        lambda: (lambda n, m: f"If {n} machines take {m} minutes to make {n} widgets, how long would {n * 20} machines "
+                 f"take to make {n * 20} widgets?")(r(3, 9), r(3, 12)),
+        lambda: (lambda diff, y: f"A bat and a ball cost ${diff + 2 * y / 100:.2f} in total. The bat costs ${diff:.2f} more than "
+                 "the ball. How much does the ball cost?")(r(1, 5), r(5, 60)),
+        lambda: f"If today is {rng.choice(_DAYS)}, what day of the week will it be in {r(10, 400)} days?",
+        lambda: f"What is the angle between the hour and minute hands of a clock at {r(1, 12)}:{rng.choice(['00', '15', '20', '30', '45', '50'])}?",
+        lambda: (lambda a: f"{a} is a girl with {r(2, 6)} brothers. Each of her brothers has {r(2, 4)} sisters. How many sisters "
+                 f"does {a} have, and how many children are in the family?")(rng.choice(_GIRLS)),
+        lambda: (f"Three boxes are labelled 'apples', 'oranges' and 'mixed', and every label is wrong. You may take one "
+                 f"fruit from one box. How do you relabel them correctly? {a} says it's impossible; is that right?"),
+        lambda: (f"{a}, {b} and {c} each own a different pet: a cat, a dog and a parrot. {a} is allergic to fur. {b} "
+                 f"walks the pet every morning. Who owns which pet?"),
+        lambda: f"A lily pad patch doubles in size every day and covers the whole pond on day {r(20, 60)}. On which day did it cover half the pond?",
+        lambda: (f"On an island, knights always tell the truth and knaves always lie. {a} says: '{b} and I are both knaves.' "
+                 f"What are {a} and {b}?"),
+        lambda: (f"I have {r(2, 9)} pairs of black socks and {r(2, 9)} pairs of white socks mixed in a drawer. In the dark, "
+                 "how many socks must I take out to be sure of getting a matching pair?"),
+        lambda: f"How many times a day do the hands of a clock overlap? {a} says 24. Is that right?",
+        lambda: (f"{a} is {r(20, 40)} and {a}'s son is {r(2, 12)}. In how many years will {a} be exactly "
+                 f"{rng.choice(['twice', 'three times'])} the son's age, if ever?"),
+        lambda: (f"{a} has to take a wolf, a goat and a cabbage across a river in a boat that carries {a} and only one "
+                 f"other item. How can {a} get everything across without anything being eaten?"),
+        lambda: (f"In a race, {a} overtakes the person in {rng.choice(['second', 'third', 'last'])} place. What position is {a} in now?"),
+        lambda: (f"{a} says: 'If it rains, I take the bus.' Today {a} took the bus. Does that mean it rained?"),
+        lambda: (f"There are {r(20, 60)} people at a party and everyone shakes hands with everyone else once. How many "
+                 "handshakes happen?"),
+        lambda: f"Which is larger: 2^{r(20, 60)} or 3^{r(12, 40)}? Explain without computing them exactly.",
+        lambda: (f"A {rng.choice(['frog', 'beetle', 'lizard'])} sits at the foot of a {r(10, 30)}-metre pole. By day it gains "
+                 f"{r(3, 6)} metres, by night it loses {rng.choice(['one', 'two'])}. After how many days is it at the top?"),
+        lambda: (f"Four friends, {a}, {b}, {c} and {d}, sit in a row. {a} is not at either end. {b} sits immediately to the "
+                 f"right of {c}. {d} is at the far left. What is the order?"),
+    ]
+    return puzzles[kind]()
+
+
+@_category("reasoning", "logic puzzles, riddles, sequences and trick questions")
+def _gen_reasoning(rng: random.Random) -> list[str]:
+    kinds = 25
+    out = [_puzzle(rng, k % kinds) for k in range(kinds * 16)]
+    return _take(rng, _decorate(rng, out, _REASON_SUFFIX, 0.4), 340)
+
+
+# ---------------------------------------------------------------------------------------
+# Planning and scheduling
+# ---------------------------------------------------------------------------------------
+
+_TRIP_PLACES = ["Rome", "Tokyo", "the Lake District", "Mexico City", "Cape Cod", "Seoul", "Barcelona", "Vancouver",
+                "Crete", "Hanoi", "Prague", "Buenos Aires", "the Isle of Skye", "Morocco's Atlas Mountains", "Copenhagen",
+                "Sri Lanka", "the Amalfi Coast", "Yellowstone", "Berlin", "Kerala"]
+_TRAVELLERS = ["a family with two young kids", "a couple on a tight budget", "a solo traveller who loves food",
+               "a group of students", "retired parents who don't like walking too much", "someone who uses a wheelchair",
+               "a photographer", "friends celebrating a birthday"]
+_PLANS = [  # things to plan, phrased to follow "help me plan"
+    "a week of vegetarian dinners for a family of four", "my revision for final exams in six weeks",
+    "ten weeks of training for my first 5K", "a birthday party for a seven-year-old who loves dinosaurs",
+    "a one-hour project kickoff meeting", "my budget for the first month living alone",
+    "a week of packed lunches for a picky eater", "a morning routine that gets me to work on time",
+    "a weekend of deep-cleaning my whole flat", "three months of learning basic Spanish",
+    "a small garden with vegetables and flowers", "a team-building day for fifteen people",
+    "a year-long reading challenge", "a 30-day reduction in my screen time", "a wedding for fifty guests on a small budget",
+    "the first week of onboarding for a new employee", "my GCSE science revision",
+    "a beginner strength programme, three days a week", "a dinner party for eight guests",
+    "a house move with two kids and a cat", "a fundraising bake sale at my kids' school", "my week so I have time to exercise",
+    "a surprise anniversary dinner", "a community litter-picking day", "a month of saving for a holiday",
+]
+
+
+@_category("planning", "plans, itineraries, schedules, agendas and budgets")
+def _gen_planning(rng: random.Random) -> list[str]:
+    trips = _fill([
+        "Plan a {z}-day trip to {x} for {y}.", "Can you suggest a {z}-day itinerary in {x} for {y}?",
+        "I'm going to {x} for {z} days with {y}. What should we do each day?",
+        "Make a day-by-day plan for {z} days in {x}. We are {y}.",
+    ], [(p, t, str(d)) for p in _TRIP_PLACES for t in _TRAVELLERS for d in (2, 3, 4, 5, 7)])
+    trips = [t.replace("We are someone", "I am someone").replace("We are a photographer", "I am a photographer")
+             .replace("We are a solo", "I am a solo").replace("with a solo traveller who loves food", "on my own")
+             .replace("with someone who uses a wheelchair", "with my friend who uses a wheelchair")
+             .replace("with a family with two young kids", "with my partner and our two young kids")
+             .replace("with a photographer", "with a photographer friend") for t in trips]
+    plans = _fill([
+        "Help me plan {x}.", "Can you help me organise {x}?", "I need to plan {x}. Where should I start?",
+        "Draft a plan for {x}, and explain your choices.", "Put together a simple plan for {x} as a table.",
+        "help me plan {x}", "What would a realistic plan for {x} look like?", "Create a checklist for {x}.",
+        "Could you sketch out a timeline for {x}?",
+    ], _PLANS)
+    return _take(rng, trips, 140) + _take(rng, plans, 160)
+
+
+# ---------------------------------------------------------------------------------------
+# Opinions, arguments and debates
+# ---------------------------------------------------------------------------------------
+
+_DEBATES = [
+    "a four-day work week", "banning cars from city centres", "school uniforms", "universal basic income",
+    "abolishing daylight saving time", "making voting compulsory", "free public transport", "a tax on sugary drinks",
+    "nuclear power as a climate solution", "banning homework for young children", "lowering the voting age to 16",
+    "a ban on single-use plastics", "zoos", "year-round schooling", "self-driving cars on public roads",
+    "paying students for good grades", "remote work as the default", "space exploration funding",
+    "a maximum wage", "banning mobile phones in schools", "tipping in restaurants", "open-plan offices",
+    "standardised testing", "rewilding farmland", "e-scooter rental schemes", "a meat tax",
+]
+
+
+@_category("opinion", "arguments for and against, debates, persuasive writing and opinions")
+def _gen_opinion(rng: random.Random) -> list[str]:
+    pool = _fill([
+        "What are the arguments for and against {x}?", "Write a persuasive paragraph in favour of {x}.",
+        "Write a persuasive paragraph against {x}.", "Is {x} a good idea? Give both sides.",
+        "What do you think about {x}?", "Give me the strongest case for {x}, then the strongest case against it.",
+        "I have to debate {x} at school tomorrow. What points should I make for each side?",
+        "Write a short opinion piece about {x}.", "What does the evidence say about {x}?",
+        "Summarise the debate over {x} in a balanced way.", "Why are people so divided about {x}?",
+        "Play devil's advocate: argue against {x}.",
+    ], _DEBATES)
+    return _take(rng, pool, 260)
+
+
+# ---------------------------------------------------------------------------------------
+# Text analysis: sentiment, classification, extraction, question answering
+# ---------------------------------------------------------------------------------------
+
+_REVIEWS = [
+    "The hotel room was spotless and the view was incredible, but breakfast was overpriced.",
+    "Absolutely terrible service. We waited an hour and the food was cold.",
+    "The headphones are fine. Nothing special, but they do the job for the price.",
+    "I've read this book three times and cried every time. A masterpiece.",
+    "Delivery was quick, but the box was damaged and one glass was broken.",
+    "Not sure how I feel about the ending. The first half was brilliant, though.",
+    "This app crashes every time I try to upload a photo. Uninstalling.",
+    "Great value for money. My kids love it and it survived being dropped down the stairs.",
+    "The staff were rude and the room smelled of smoke. Never again.",
+    "Honestly better than I expected. The battery lasts two days.",
+    "The plot was predictable but the acting saved it.",
+    "Five stars! The instructions were clear and it took ten minutes to set up.",
+]
+_TEXTS = [
+    "On 3 March 2021, Dr Sarah Okafor presented her findings at the Lisbon conference, and on 12 April she joined the "
+    "University of Toronto as a visiting professor.",
+    "Please send the signed contract to James Whitfield at Harbour Logistics before Friday 5 May. The fee is 4,500 euros.",
+    "The meeting between the mayor of Springfield and representatives of Greenway Energy took place on Tuesday at the "
+    "town hall, where they discussed a new wind farm.",
+    "Order #48213: two pairs of running shoes (size 42), one water bottle, shipped to 14 Elm Road, Leeds, on 9 June.",
+    "Congratulations! You've won a $1,000 gift card. Click the link below and enter your bank details to claim your prize "
+    "within 24 hours.",
+    "Hi, this is Dana from the dentist's office confirming your appointment on Wednesday at 10:30. Reply YES to confirm.",
+    "Flight BA 2490 from London Gatwick to Pisa departs at 07:15 from gate 23. Boarding closes 20 minutes before departure.",
+    "The recipe calls for 200 g of flour, 2 eggs, 150 ml of milk, a pinch of salt and 30 g of melted butter.",
+]
+_ITEM_SETS = [
+    "carrot, banana, spinach, apple, potato, mango, onion, grape", "oak, salmon, eagle, fern, shark, sparrow, pine, tuna",
+    "copper, oxygen, gold, helium, iron, nitrogen, silver, neon", "violin, trumpet, cello, flute, harp, trombone, oboe",
+    "Tokyo, Nile, Paris, Amazon, Cairo, Danube, Lima, Rhine", "Python, Excel, Java, Photoshop, Rust, Word, Go",
+]
+
+
+@_category("analysis", "sentiment, classification, information extraction and reading comprehension")
+def _gen_analysis(rng: random.Random) -> list[str]:
+    reviews = _fill([
+        "Classify the sentiment of this review as positive, negative or mixed: \"{x}\"",
+        "Is this review positive or negative? {x}", "What is the customer unhappy about, if anything? \"{x}\"",
+        "Write a polite response from the business to this review: {x}",
+        "Rate this review's sentiment from 1 to 5 and explain: {x}",
+    ], _REVIEWS)
+    texts = _fill([
+        "Extract all the names, places and dates from this text:\n\n{x}", "Turn this into structured JSON:\n\n{x}",
+        "What are the key facts in this message? {x}", "Is this message trustworthy? Why or why not?\n\n{x}",
+        "Here is a piece of text:\n{x}\n\nList every number it mentions and what it refers to.",
+        "Read this and write three comprehension questions about it, with answers:\n\n{x}",
+    ], _TEXTS)
+    sets = _fill([
+        "Sort these into groups and name each group: {x}", "Which of these is the odd one out, and why? {x}",
+        "Put these into a table with a column for the category: {x}",
+    ], _ITEM_SETS)
+    return reviews + texts + sets
+
+
+# ---------------------------------------------------------------------------------------
+# Cooking and recipes (ingredient combinations drawn from the category's seeded rng)
+# ---------------------------------------------------------------------------------------
+
+_DISHES = [
+    "a simple tomato soup", "chicken curry", "vegetable lasagne", "banana bread", "pad thai", "shakshuka",
+    "a Spanish omelette", "beef stew", "falafel", "mushroom risotto", "pancakes", "a lentil dal", "fish tacos",
+    "a Greek salad", "chocolate chip cookies", "ramen from scratch", "a Sunday roast", "guacamole", "apple crumble",
+    "fried rice", "minestrone", "a quiche", "hummus", "a stir-fry with tofu", "scones", "carrot cake",
+    "chilli con carne", "gnocchi", "a Thai green curry", "paella", "French onion soup", "a berry smoothie bowl",
+    "jollof rice", "pierogi", "a vegan burger", "lemon drizzle cake", "dumplings", "a frittata", "porridge",
+]
+_INGREDIENTS = [
+    "eggs", "leftover rice", "a tin of chickpeas", "spinach", "half a cabbage", "chicken thighs", "feta",
+    "sweet potatoes", "a bag of pasta", "tinned tomatoes", "an onion", "some mushrooms", "minced beef",
+    "a block of tofu", "frozen peas", "yoghurt", "a few carrots", "cheddar", "bread that's going stale",
+    "a can of coconut milk", "lentils", "bacon", "courgettes", "a lemon", "potatoes", "salmon fillets",
+    "peppers", "ripe bananas", "oats", "ginger and garlic", "black beans", "tortillas", "a cauliflower",
+]
+_DIETS = ["vegan", "gluten-free", "dairy-free", "low-sugar", "vegetarian", "nut-free", "high-protein", "low-salt"]
+
+
+@_category("cooking", "recipes, cooking techniques, substitutions and what-can-I-make questions")
+def _gen_cooking(rng: random.Random) -> list[str]:
+    dish = _fill([
+        "Give me a recipe for {x}.", "How do I make {x}?", "What's the secret to really good {x}?",
+        "Can you give me an easy recipe for {x} that serves four?", "recipe for {x} please",
+        "I've never cooked {x} before. Walk me through it.", "How can I make {x} healthier?",
+        "What goes wrong most often when people make {x}?", "What should I serve with {x}?",
+    ], _DISHES)
+    diet = _fill(["Can you give me a {y} version of {x}?", "How would I make {x} {y}?"],
+                 [(d, t) for d in _DISHES for t in _DIETS])
+    fridge = []
+    templates = ["I have {a}, {b} and {c}. What can I make for dinner?", "What can I cook with {a}, {b} and {c}?",
+                 "My fridge has {a}, {b} and {c} in it. Any ideas for lunch?",
+                 "Suggest a quick meal using {a}, {b} and {c}.", "Is there a recipe that uses {a}, {b} and {c}?"]
+    for _ in range(140):
+        a, b, c = rng.sample(_INGREDIENTS, 3)
+        fridge.append(rng.choice(templates).format(a=a, b=b, c=c))
+    technique = _fill([
+        "What can I use instead of {x} in a recipe?", "How long does {x} keep in the fridge?",
+        "What's the best way to store {x}?",
+    ], ["eggs", "buttermilk", "fresh herbs", "cooked rice", "soy sauce", "butter", "yoghurt", "an opened tin of coconut milk",
+        "cream", "brown sugar", "lemon juice", "self-raising flour"])
+    return _take(rng, dish, 140) + _take(rng, diet, 60) + fridge + _take(rng, technique, 30)
+
+
+# ---------------------------------------------------------------------------------------
+# Casual chat, recommendations and small talk
+# ---------------------------------------------------------------------------------------
+
+_BOOKS = ["The Hobbit", "Pride and Prejudice", "1984", "The Martian", "Little Women", "Dune", "The Kite Runner",
+          "Sapiens", "Project Hail Mary", "Jane Eyre", "The Secret History", "Where the Crawdads Sing",
+          "The Name of the Wind", "Educated", "Gone Girl", "The Remains of the Day", "Circe", "Station Eleven"]
+_OCCASIONS_CHAT = ["a rainy Sunday afternoon", "a long train journey", "a family movie night", "a first date",
+                   "a quiet night in alone", "a road trip with friends", "a lazy summer evening", "a sleepover with ten-year-olds"]
+_FACT_TOPICS = ["octopuses", "the Moon", "honey", "the Roman Empire", "volcanoes", "elephants", "the human heart",
+                "Antarctica", "coffee", "ants", "the Eiffel Tower", "sleep", "sharks", "chess", "the alphabet",
+                "owls", "the Sahara", "bamboo", "penguins", "lightning", "tea", "crows", "the deep sea", "saturn's rings"]
+_SMALL_TALK = [
+    "Good morning! How are you today?", "Hi, can you help me with something?", "What can you do?",
+    "Tell me a joke.", "I'm bored.", "Say something nice, I've had a rough day.", "What's a good question to ask you?",
+    "Do you have a favourite book?", "Tell me a fun fact.", "Can you recommend a hobby?", "What should I have for dinner?",
+    "I just got a new puppy!", "I passed my driving test today!", "I can't decide what to do this weekend.",
+    "Cheer me up, please.", "What's something interesting I could learn in five minutes?", "hello", "thanks, that helped!",
+    "Let's play a word game.", "Give me a random question to think about.", "Can we just chat for a bit?",
+    "I'm feeling a bit lonely tonight.", "What's the weirdest animal you know about?", "Surprise me with a fact about space.",
+]
+
+
+@_category("chat", "casual conversation, small talk, recommendations and fun facts")
+def _gen_chat(rng: random.Random) -> list[str]:
+    books = _fill([
+        "Can you recommend a book for someone who loved {x}?", "I just finished {x}. What should I read next?",
+        "What's {x} about, without spoilers?", "Why is {x} so popular?", "Is {x} worth reading?",
+    ], _BOOKS)
+    occasions = _fill([
+        "What's a good film to watch on {x}?", "Suggest some music for {x}.", "What games could we play on {x}?",
+        "I need ideas for {x}.", "What snacks should I bring for {x}?",
+    ], _OCCASIONS_CHAT)
+    facts = _fill([
+        "Tell me something interesting about {x}.", "Do you know any fun facts about {x}?",
+        "What's the most surprising thing about {x}?", "Give me three weird facts about {x}.",
+        "I'm giving a short talk to kids about {x}. What would fascinate them?",
+    ], [t if t[0].islower() and not t.startswith("saturn") else t.replace("saturn", "Saturn") for t in _FACT_TOPICS])
+    return _take(rng, books, 70) + occasions + _take(rng, facts, 110) + _SMALL_TALK
+
+
+# ---------------------------------------------------------------------------------------
+# Role-play and personas
+# ---------------------------------------------------------------------------------------
+
+_ROLES = [
+    ("a job interviewer for a marketing role", "Ask me your first three questions."),
+    ("a tour guide in ancient Rome", "Show me around the Forum."),
+    ("a pirate captain", "Explain to your new crew how to read a compass."),
+    ("a medieval knight", "Describe your morning routine."),
+    ("a personal trainer", "Build me a warm-up routine for a morning run."),
+    ("a Socratic tutor", "Help me figure out why the seasons happen by asking me questions."),
+    ("a patient customer service agent", "A customer says their order arrived broken. Respond."),
+    ("a sports commentator", "Commentate on me making a cup of tea."),
+    ("a detective in 1940s Los Angeles", "Describe the client who just walked into your office."),
+    ("a friendly robot from the future", "Explain what smartphones turned into."),
+    ("a French waiter", "Take my order and recommend a dessert."),
+    ("a nature documentary narrator", "Describe an office worker's lunch break."),
+    ("a wise old librarian", "Recommend a book to a nervous teenager."),
+    ("Shakespeare", "Give me advice about my group chat drama."),
+    ("a travel agent", "Convince me to take a holiday in Finland in winter."),
+    ("a strict but fair chess coach", "Review the opening move e4 for a beginner."),
+    ("a museum curator", "Explain why a plain blue painting is in your gallery."),
+    ("a kindly grandmother", "Tell me how you met grandpa."),
+    ("an astronaut on the International Space Station", "Describe how you brush your teeth."),
+    ("a cranky cat", "Review the new brand of cat food you were served."),
+    ("a medieval town crier", "Announce that the bakery has a new type of bun."),
+    ("a debate coach", "Give me feedback on the argument that cities should ban cars."),
+    ("a language tutor", "Have a simple conversation with me in Spanish about my weekend, correcting my mistakes."),
+    ("a fitness app", "Motivate me to get off the couch."),
+    ("a Victorian butler", "Explain to me how to set a formal dinner table."),
+    ("a veteran mountain guide", "Brief our group before tomorrow's climb."),
+    ("a barista with strong opinions", "Tell me what's wrong with my usual order of a caramel latte."),
+    ("a space mission controller", "Talk me through the last minute before launch."),
+    ("an 1850s gold prospector", "Write a letter home to your sister."),
+    ("a careers adviser", "I'm 17 and don't know what to study. Start the conversation."),
+    ("a grumpy lighthouse keeper", "Complain about the tourists this summer."),
+    ("a stand-up comedian", "Do two minutes on the self-checkout machines at supermarkets."),
+    ("a children's TV presenter", "Introduce today's episode about recycling."),
+    ("a hotel concierge", "I have one evening in town. What do you suggest?"),
+    ("a salesperson at a used-car lot", "Try to sell me a very old hatchback."),
+    ("a calm flight attendant", "Make the announcement before a bumpy descent."),
+    ("a film critic", "Review an imaginary movie about a lost umbrella."),
+    ("a park ranger", "Explain to campers how to store food safely around bears."),
+    ("a therapist's receptionist", "Help me book a first appointment."),
+    ("a dungeon master", "Start a fantasy adventure for me in a foggy harbour town."),
+    ("a nervous first-time tour guide", "Welcome the group to the castle."),
+    ("a famous chef judging a contest", "Give feedback on my slightly burnt lasagne."),
+    ("an alien anthropologist", "Report back on what humans do at weddings."),
+    ("a helpful IT support technician", "My laptop won't connect to the printer. Help me."),
+    ("a radio DJ", "Introduce a song dedication from a listener to their grandmother."),
+    ("a mediator", "Help two housemates agree on a cleaning schedule."),
+    ("a ship's cook", "Tell me what's on the menu after three months at sea."),
+    ("a chess piece", "Describe the game from the point of view of the white knight."),
+]
+
+
+@_category("roleplay", "role-play and persona prompts")
+def _gen_roleplay(rng: random.Random) -> list[str]:
+    pool = _fill([
+        "You are {x}. {y}", "Pretend to be {x}. {y}", "Act as {x}. {y}", "Let's role-play. You're {x}. {y}",
+        "Imagine you are {x}. {y}", "I want you to play {x}. {y}", "Stay in character as {x}. {y}",
+        "Speak as if you were {x}. {y}",
+    ], _ROLES)
+    return _take(rng, pool, 260)
+
+
+# ---------------------------------------------------------------------------------------
+# Teaching material: quizzes, flashcards, lesson plans, practice questions
+# ---------------------------------------------------------------------------------------
+
+_SUBJECTS = [
+    "the solar system", "fractions", "the French Revolution", "photosynthesis", "the human skeleton",
+    "World War II", "volcanoes", "basic Spanish greetings", "the periodic table", "Shakespeare's Macbeth",
+    "climate change", "simple machines", "the water cycle", "ancient Egypt", "probability", "the circulatory system",
+    "electric circuits", "poetry techniques", "the Cold War", "world capitals", "the parts of a cell",
+    "Python basics", "personal finance", "first aid", "the Tudors", "ecosystems", "Newton's laws", "map reading",
+]
+_LEVELS = ["Year 3 pupils", "a middle-school class", "high-school seniors", "adult beginners", "university freshmen",
+           "eight-year-olds", "GCSE students", "a mixed-ability class"]
+
+
+@_category("education", "quizzes, flashcards, lesson plans, worksheets and practice questions")
+def _gen_education(rng: random.Random) -> list[str]:
+    pool = _fill([
+        "Create a {z}-question quiz about {x} for {y}.", "Make flashcards covering {x} for {y}.",
+        "Write a lesson plan on {x} for {y}.", "Give me {z} practice questions on {x}, with answers, for {y}.",
+        "Design a fun classroom activity to teach {x} to {y}.", "What are the key points {y} should learn about {x}?",
+        "Write a short worksheet on {x} for {y}, with an answer key.",
+        "How can I make {x} interesting for {y}?",
+    ], [(s, lvl, n) for s in _SUBJECTS for lvl in _LEVELS for n in ("five", "ten", "8")])
+    self_study = _fill([
+        "Quiz me on {x}.", "I'm revising {x}. Test me with some questions, one at a time.",
+        "What's the best way to revise {x}?", "Make me a one-page study guide on {x}.",
+    ], _SUBJECTS)
+    return _take(rng, pool, 220) + _take(rng, self_study, 70)
+
+
+# ---------------------------------------------------------------------------------------
+# Workplace and business writing
+# ---------------------------------------------------------------------------------------
+
+_JOBS = ["barista", "data analyst", "warehouse operative", "junior accountant", "community manager", "nursery teacher",
+         "UX designer", "delivery driver", "receptionist at a dental clinic", "backend engineer", "event coordinator",
+         "customer support agent", "sous chef", "social media intern", "lab technician", "bookkeeper"]
+_PRODUCTS = ["a bamboo toothbrush", "a smart water bottle that reminds you to drink", "a foldable electric bike",
+             "a board game about saving the bees", "noise-cancelling earmuffs for toddlers", "a handmade leather wallet",
+             "a budgeting app for students", "a cast-iron Dutch oven", "an ergonomic office chair",
+             "a subscription box of world snacks", "a solar-powered phone charger", "a plant-based protein bar",
+             "a weighted blanket", "a language-learning podcast", "a waterproof hiking jacket"]
+_NEWS = ["our bakery opening a second branch", "a new partnership with a local hospital", "the launch of our mobile app",
+         "a record year for our charity's fundraising", "our company going fully remote", "a new CEO joining the company",
+         "winning a regional sustainability award", "a free summer coding camp for teenagers"]
+
+
+@_category("work", "job ads, product descriptions, press releases, reports, agendas and other business writing")
+def _gen_work(rng: random.Random) -> list[str]:
+    jobs = _fill([
+        "Write a job description for a {x}.", "What interview questions should I ask a candidate for a {x} role?",
+        "Write a job ad for a part-time {x}. Keep it friendly.", "What skills should a good {x} have?",
+        "Draft a 30-60-90 day plan for a new {x}.",
+    ], _JOBS)
+    products = _fill([
+        "Write a product description for {x}.", "Write three short ad headlines for {x}.",
+        "Who is the target customer for {x}, and how should we market it?", "Write an FAQ section for {x}.",
+        "Write a short Amazon listing for {x}, with bullet points.", "Give me a name and a launch tweet for {x}.",
+    ], _PRODUCTS)
+    news = _fill([
+        "Write a press release announcing {x}.", "Write a LinkedIn post about {x}.",
+        "Draft an internal announcement about {x}.", "Write a short newsletter item about {x}.",
+    ], _NEWS)
+    misc = [
+        "Write an agenda for a quarterly planning meeting.", "How do I write a good executive summary?",
+        "Create a template for weekly status reports.", "What should go into a simple business plan?",
+        "Write a polite reminder to staff about keeping the shared kitchen clean.",
+        "Draft a customer satisfaction survey with ten questions.", "Write a SWOT analysis for a small independent bookshop.",
+        "What are good KPIs for a customer support team?", "Write a short mission statement for a community garden.",
+        "How should I structure a one-on-one meeting with someone on my team?",
+        "Write a brief incident report about a server outage that lasted two hours.",
+        "Create an onboarding checklist for a new remote employee.",
+    ]
+    return _take(rng, jobs, 70) + _take(rng, products, 80) + news + misc
+
+
+# ---------------------------------------------------------------------------------------
+# Data formatting, spreadsheets, regular expressions and the command line
+# ---------------------------------------------------------------------------------------
+
+_SPREADSHEET_TASKS = [
+    "adds up column B only where column A says 'paid'", "counts how many cells in a range are above 100",
+    "looks up a product's price from another sheet by its code", "calculates someone's age from their date of birth",
+    "highlights duplicate values in a column", "splits a full name into first and last name",
+    "returns the last non-empty value in a column", "averages the top three scores in a row",
+    "converts a date into the day of the week", "rounds prices up to the nearest 0.99",
+    "calculates the number of working days between two dates", "joins a first and last name with a space",
+]
+_REGEX_TASKS = [
+    "matches a UK postcode", "finds all hashtags in a tweet", "validates a 24-hour time like 23:59",
+    "extracts the domain from a URL", "matches a hex colour code", "finds repeated words like 'the the'",
+    "matches dates in the format DD/MM/YYYY", "checks that a password has a digit and an uppercase letter",
+    "strips HTML tags from a string", "matches an IPv4 address",
+]
+_SHELL_TASKS = [
+    "finds all files modified in the last day", "counts the lines in every Python file in a project",
+    "replaces a word in every text file in a folder", "shows which process is using port 8080",
+    "lists the ten biggest directories", "renames files to lowercase", "downloads a file and checks its checksum",
+    "compresses a folder into a tar.gz archive", "shows disk usage in a human-readable form",
+    "prints the unique IP addresses in an access log",
+]
+_RAW_DATA = [
+    "name, age, city\nAna, 31, Porto\nLiam, 25, Dublin\nMei, 42, Taipei",
+    "apples 3 1.20\nbread 1 2.50\nmilk 2 0.95\ncheese 1 4.10",
+    "Mon: 7h sleep, 5k steps; Tue: 6h sleep, 9k steps; Wed: 8h sleep, 3k steps",
+    '{"user": "kai", "roles": ["admin", "editor"], "active": true}',
+    "Team A beat Team B 3-1, Team C drew with Team A 2-2, Team B beat Team C 1-0",
+]
+
+
+@_category("data", "spreadsheet formulas, regular expressions, shell commands and data conversion")
+def _gen_data(rng: random.Random) -> list[str]:
+    sheet = _fill([
+        "Write an Excel formula that {x}.", "In Google Sheets, how do I write a formula that {x}?",
+        "I need a spreadsheet formula that {x}. Can you explain how it works?",
+    ], _SPREADSHEET_TASKS)
+    regex = _fill(["Write a regular expression that {x}.", "What regex {x}? Please explain each part.",
+                   "Give me a Python regex that {x}, with examples that should and shouldn't match."], _REGEX_TASKS)
+    shell = _fill(["Give me a shell command that {x}.", "On Linux, how do I run a command that {x}?",
+                   "What's a one-liner that {x}?"], _SHELL_TASKS)
+    convert = _fill([
+        "Convert this into a Markdown table:\n\n{x}", "Turn this data into JSON:\n{x}",
+        "What patterns do you notice in this data?\n\n{x}", "Turn this into a CSV file with headers:\n{x}",
+        "Here is some data:\n{x}\n\nSummarise it in two sentences.",
+    ], _RAW_DATA)
+    return sheet + regex + shell + convert
+
+
+# ---------------------------------------------------------------------------------------
+# One-off prompts written individually, to widen topics and phrasing beyond the templates
+# ---------------------------------------------------------------------------------------
+
+_ONE_OFFS = [
+    "Why do old books smell the way they do?", "How did sailors avoid scurvy before anyone knew about vitamin C?",
+    "What would happen if everyone on Earth jumped at the same moment?", "Why does my voice sound strange on recordings?",
+    "Is it bad to charge my phone overnight?", "How are crayons made?", "Why do we get brain fog after a big lunch?",
+    "Why do clocks run clockwise?", "What's the loudest animal on the planet?", "How do pilots land in thick fog?",
+    "How does a lie detector work, and is it reliable?", "Why is the Leaning Tower of Pisa leaning?",
+    "What is the oldest known recipe?", "Why are manhole covers round?", "How do chameleons change colour?",
+    "Why do bubbles always look round?", "How are the numbers on a dartboard arranged, and why?",
+    "What's the difference between a crow and a raven?", "Why do some people sneeze when they look at the sun?",
+    "How many languages are spoken in the world today?", "Why is yawning contagious between dogs and humans?",
+    "What's inside a golf ball?", "How did people make ice cream before freezers?",
+    "Why does a cold drink get water on the outside of the glass?", "How do fireflies light up?",
+    "Do plants sleep?", "Why is the ocean blue but a glass of seawater is clear?",
+    "What makes popcorn pop?", "Why does helium make your voice squeaky?", "How long can a person hold their breath?",
+    "Why did the Titanic sink so quickly?", "How do ants find their way back to the nest?",
+    "What is the longest river in Europe?", "Who invented the sandwich, supposedly?",
+    "Why do some trees lose their leaves in winter and others don't?", "How fast does a sneeze travel?",
+    "Can you hear sound in space?", "What does a bee do with pollen?", "Why are flamingos pink?",
+    "Is there a word for the fear of long words?", "How do touch-typing speeds compare to handwriting speeds?",
+    "Write a thank-you message to a bus driver who waited for me when I was running late.",
+    "Draft a sign for a shared office fridge that will actually make people label their food.",
+    "Invent a sport that can be played in a swimming pool with a frisbee, and write its three basic rules.",
+    "Describe a sunset on a planet with two suns.", "Write a love letter from a toaster to a slice of bread.",
+    "Write an inspirational quote that sounds profound but is actually about sandwiches.",
+    "Make up a folk tale that explains why owls stay awake at night.",
+    "Write a four-line poem to put inside a graduation card for my niece.",
+    "Write the weather forecast for a fantasy kingdom where it rains jelly beans on Tuesdays.",
+    "Write a short review of the Moon as if it were a holiday destination.",
+    "Give me a clever name for a cat café that also sells books.",
+    "Write a motivational speech for a group of snails about to start a race.",
+    "Come up with a secret handshake for a club of three best friends.",
+    "Invent three new ice cream flavours and describe them like a wine expert.",
+    "My houseplant is growing towards the window. Should I turn it?", "How often should I replace my toothbrush?",
+    "How do I get my toddler to eat vegetables?", "Is it worth repairing a ten-year-old washing machine?",
+    "What should I do if I lock myself out of my flat?", "How can I stop my glasses slipping down my nose?",
+    "How do I politely tell a friend their singing is off-key before karaoke night?",
+    "My bike chain keeps falling off. What's going on?", "What's a fair price to charge for babysitting?",
+    "How do I get candle wax out of a tablecloth?", "What's the quickest way to thaw frozen chicken safely?",
+    "How can I tell if my smoke alarm still works?", "What's the best way to wrap an awkwardly shaped present?",
+    "Should I stretch before or after running?", "How do I stop my cat scratching the sofa?",
+    "What's a good age to give a child pocket money, and how much?", "Is it okay to freeze bread?",
+    "How should I clean a stainless steel sink so it shines?", "How do I stop my shoes from smelling?",
+    "How do I write a birthday message for someone I barely know at work?",
+    "In Python, what's the difference between a module and a package?",
+    "Why does my JavaScript 'this' become undefined inside a callback?",
+    "How do I exit Vim?", "What's the point of Docker if I already have virtual machines?",
+    "Explain what a memory leak is and how to find one in a Node.js app.",
+    "What's a good way to name git branches on a small team?",
+    "How should I structure the folders of a small Flask web app?",
+    "Is it a bad idea to store passwords in environment variables?", "How do I read a stack trace?",
+    "What's the difference between a process's stack and its heap?", "Why is floating-point 0.1 + 0.2 not equal to 0.3?",
+    "What does 'O(n log n)' mean in plain words?", "How do I make a website work well on phones?",
+    "When should I use a database index, and when does it hurt?", "What is a race condition in a web shop checkout?",
+    "Write a short function in any language that returns True on weekends.",
+    "If I save 3 euros on Monday and double the amount each day, how much will I have saved by Sunday?",
+    "How many squares are on a chessboard, counting every size?", "What's 17 squared, and is there a trick to do it in my head?",
+    "A cake is cut into 8 equal slices and 3 friends each eat 2 slices. What fraction of the cake is left?",
+    "How many times does the digit 7 appear when writing all the numbers from 1 to 100?",
+    "I drive 60 km to work at 40 km/h and back at 60 km/h. What's my average speed for the round trip?",
+    "Round 3.14159 to two decimal places and explain the rule for rounding fives.",
+    "Why is any number to the power of zero equal to one?", "Is zero even, odd or neither?",
+    "What's the largest prime number below 100?", "Why can't you divide by zero?",
+    "Summarise the story of Cinderella in three sentences.", "Summarise the plot of Hamlet as a text message.",
+    "Explain the main point of the fable of the tortoise and the hare, and whether it's true in real life.",
+    "What's the moral of 'The Boy Who Cried Wolf'?", "Retell Little Red Riding Hood from the wolf's point of view.",
+    "What was the Marshall Plan, in two sentences?", "Describe the Roman Colosseum in its prime, as an eyewitness might.",
+    "Write a postcard from a medieval pilgrim to their family.",
+    "Describe the morning routine of a lighthouse in the year 1900.",
+    "What did people in the 1800s think the year 2000 would look like?",
+    "Write a tweet from Galileo after he first looked at Jupiter's moons.",
+    "Should I learn Spanish or Mandarin if I want to travel and maybe work abroad?",
+    "Is a gap year a good idea before university?", "Are standing desks actually better for you?",
+    "Is it better to rent a car or use public transport on a week in Scotland?",
+    "Which is more environmentally friendly: paper bags or plastic bags?", "Should kids learn cursive handwriting?",
+    "Cats or dogs, for a family with a small flat and long working hours?",
+    "What questions should I ask before joining a startup?", "What are the signs that a job offer is a scam?",
+    "How do I ask my boss to work from home two days a week?", "How do I recover after giving a bad presentation?",
+    "What should go in a first-aid kit for the car?", "What should I pack for a week of hiking in the rain?",
+    "List six board games that work well with two players.", "Name a few famous female scientists I should read about.",
+    "Give me ideas for a cheap but memorable first anniversary.", "What are some good habits to start in January?",
+    "Suggest five questions to get a quiet dinner-party guest talking.", "List some fun ways to learn the times tables.",
+    "What are some good stretches for lower back pain from sitting?", "Give me a few ideas for a themed costume party.",
+    "Tell me a knock-knock joke about a cow.", "What's the funniest way to announce I'm bringing a cake to the office?",
+]
+
+
+@_category("oneoff", "hand-written one-off questions and requests that follow no template")
+def _gen_oneoff(rng: random.Random) -> list[str]:
+    return list(_ONE_OFFS)
+
+
+# ---------------------------------------------------------------------------------------
+# Public API
+# ---------------------------------------------------------------------------------------
+
+
+@functools.cache
+def _training_by_category() -> dict[str, tuple[str, ...]]:
+    """Each category's prompts in build order; a prompt generated twice is kept once, under
+    the first category that produced it."""
+    seen: set[str] = set()
+    out: dict[str, tuple[str, ...]] = {}
+    for name, gen in _GENERATORS.items():
+        kept = []
+        for p in gen(random.Random(f"minedraft.prompts:{name}")):  # str seeds hash with sha512
+            p = p.strip()
+            if p and p not in seen:
+                seen.add(p)
+                kept.append(p)
+        out[name] = tuple(kept)
+    return out
+
+
+def training_prompts_by_category() -> dict[str, list[str]]:
+    """The whole training set, by category (keys in ``CATEGORIES`` order)."""
+    return {name: list(ps) for name, ps in _training_by_category().items()}
+
+
+def category_counts() -> dict[str, int]:
+    """Number of training prompts per category."""
+    return {name: len(ps) for name, ps in _training_by_category().items()}
+
+
+def _check_n(n: object, limit: int, field: str, minimum: int = 0) -> None:
+    if n is None:
+        return
+    if isinstance(n, bool) or not isinstance(n, int) or not minimum <= n <= limit:
+        raise InvalidInputError(f"{field} must be an int in [{minimum}, {limit}] or None, got {n!r}")
+
+
+def training_prompts(n: int | None = None, seed: int = 0) -> list[str]:
+    """``n`` training prompts (all of them when ``None``) in a ``seed``-determined order.
+
+    The order is stratified: every prefix holds the categories in proportion to their
+    sizes, so a small ``n`` still covers every category.
+    """
+    by_cat = _training_by_category()
+    total = sum(len(ps) for ps in by_cat.values())
+    _check_n(n, total, "n")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise InvalidInputError(f"seed must be an int, got {seed!r}")
+    rng = random.Random(seed)
+    keyed = []
+    for ps in by_cat.values():
+        order = list(ps)
+        rng.shuffle(order)
+        # item i of a category of size m sits at a random point of its 1/m-wide slot
+        keyed += [((i + rng.random()) / len(order), p) for i, p in enumerate(order)]
+    keyed.sort(key=lambda kp: kp[0])
+    prompts = [p for _, p in keyed]
+    return prompts if n is None else prompts[:n]
+
+
+@functools.cache
+def _heldout() -> tuple[str, ...]:
+    with open(_HELDOUT_FILE, encoding="utf-8") as f:
+        data = json.load(f)
+    if not isinstance(data, list) or not all(isinstance(p, str) and p.strip() for p in data):
+        raise ValueError(f"{_HELDOUT_FILE} must hold a JSON list of non-empty strings")
+    return tuple(data)
+
+
+def heldout_prompts(n: int | None = None) -> list[str]:
+    """The first ``n`` held-out evaluation prompts (all when ``None``), in file order."""
+    data = _heldout()
+    _check_n(n, len(data), "n")
+    return list(data if n is None else data[:n])
+
+
+def bench_prompts(n: int) -> list[str]:
+    """A fixed subset of ``n`` held-out prompts for the benchmark: a prefix of one fixed
+    permutation, so ``bench_prompts(8)`` is contained in ``bench_prompts(16)``."""
+    data = list(_heldout())
+    _check_n(n, len(data), "n", minimum=1)
+    if n is None:
+        raise InvalidInputError("n must be an int, got None")
+    random.Random(_BENCH_SEED).shuffle(data)
+    return data[:n]
