@@ -1,0 +1,163 @@
+"""Server arguments and environment options of ``--speculative-algorithm MINEDRAFT``.
+
+Nothing here imports SGLang: the rules read plain attributes, so they run on SGLang's
+``ServerArgs``, on the recorder SGLang hands to plugin hooks, or on a namespace in tests.
+
+SGLang runs a plugin algorithm's hooks in this order while resolving server arguments:
+``validate_server_args`` (reject bad combinations, change nothing), then
+``handle_server_args`` (fill in defaults; attribute writes are recorded by SGLang).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from minedraft.types import InvalidInputError
+
+logger = logging.getLogger(__name__)
+
+ALGORITHM = "MINEDRAFT"
+# SGLang releases whose worker internals this adapter was written and tested against.
+SUPPORTED_SGLANG_VERSIONS = ("0.5.23",)
+ENV_ALLOW_UNTESTED = "MINEDRAFT_SGLANG_ALLOW_UNTESTED"
+ENV_LANES = "MINEDRAFT_SGLANG_LANES"
+ENV_DRAFT_DEVICE = "MINEDRAFT_SGLANG_DRAFT_DEVICE"
+ENV_SLACK = "MINEDRAFT_SGLANG_SLACK"
+
+LANES = ("stream", "sequential")
+DEFAULT_NUM_STEPS = 3  # draft tokens per request per round; SGLang's num_draft_tokens = steps + 1
+DEFAULT_MAX_RUNNING_REQUESTS = 48  # what SGLang picks for STANDALONE
+
+
+@dataclass(frozen=True)
+class WorkerOptions:
+    """Options read from the environment of the scheduler process."""
+
+    lanes: str = "stream"  # "stream": draft on a second CUDA stream; "sequential": no overlap
+    draft_device: str = "same"  # only the target's GPU is supported in this release
+    slack: int = 1  # sub-batch imbalance tolerated before a sequential draft (plan_split)
+
+
+def options_from_env(environ: Mapping[str, str] | None = None) -> WorkerOptions:
+    env = os.environ if environ is None else environ
+    lanes = env.get(ENV_LANES, "stream").strip().lower() or "stream"
+    if lanes not in LANES:
+        raise InvalidInputError(f"{ENV_LANES} must be one of {LANES}, got {lanes!r}")
+    device = env.get(ENV_DRAFT_DEVICE, "same").strip().lower() or "same"
+    if device != "same":
+        raise InvalidInputError(
+            f"{ENV_DRAFT_DEVICE} must be 'same' (the draft model runs on the target's GPU, "
+            f"overlapped on a second CUDA stream), got {device!r}: a separate draft GPU is not "
+            "supported by the SGLang adapter in this release, because SGLang's draft worker "
+            "shares the target's KV allocator and request-to-token table on the target GPU"
+        )
+    raw_slack = env.get(ENV_SLACK, "1").strip()
+    try:
+        slack = int(raw_slack)
+    except ValueError:
+        slack = -1
+    if slack < 0:
+        raise InvalidInputError(f"{ENV_SLACK} must be an int >= 0, got {raw_slack!r}")
+    return WorkerOptions(lanes=lanes, draft_device=device, slack=slack)
+
+
+def check_sglang_version(installed: str | None, environ: Mapping[str, str] | None = None) -> None:
+    """Raise a clear error unless ``installed`` is a tested SGLang release."""
+    env = os.environ if environ is None else environ
+    if installed in SUPPORTED_SGLANG_VERSIONS:
+        return
+    if env.get(ENV_ALLOW_UNTESTED, "") == "1":
+        logger.warning(
+            "minedraft: running --speculative-algorithm %s on untested sglang %s (tested: %s) "
+            "because %s=1", ALGORITHM, installed, ", ".join(SUPPORTED_SGLANG_VERSIONS), ENV_ALLOW_UNTESTED,
+        )
+        return
+    raise RuntimeError(
+        f"--speculative-algorithm {ALGORITHM} supports sglang {' / '.join(SUPPORTED_SGLANG_VERSIONS)}, "
+        f"but sglang {installed} is installed. Install a supported release "
+        f"(pip install 'minedraft[sglang]'), or set {ENV_ALLOW_UNTESTED}=1 to try anyway."
+    )
+
+
+def _get(args: Any, name: str, default: Any = None) -> Any:
+    return getattr(args, name, default)
+
+
+def validate_server_args(args: Any, environ: Mapping[str, str] | None = None) -> None:
+    """Reject combinations MINEDRAFT cannot run, all problems in one message."""
+    problems: list[str] = []
+    if not _get(args, "speculative_draft_model_path"):
+        problems.append(
+            "--speculative-draft-model-path is required: MINEDRAFT drafts with a separate small "
+            "model that shares the target's vocabulary"
+        )
+    topk = _get(args, "speculative_eagle_topk")
+    if topk not in (None, 1):
+        problems.append(f"--speculative-eagle-topk must be 1 (MINEDRAFT drafts chains), got {topk!r}")
+    steps = _get(args, "speculative_num_steps")
+    tokens = _get(args, "speculative_num_draft_tokens")
+    if steps is not None and (not isinstance(steps, int) or steps < 1):
+        problems.append(f"--speculative-num-steps must be an int >= 1, got {steps!r}")
+    if tokens is not None and (not isinstance(tokens, int) or tokens < 2):
+        problems.append(
+            f"--speculative-num-draft-tokens must be an int >= 2 (it counts the draft tokens plus "
+            f"the last committed one), got {tokens!r}"
+        )
+    elif steps is not None and tokens is not None and isinstance(steps, int) and tokens != steps + 1:
+        problems.append(
+            f"--speculative-num-draft-tokens ({tokens}) must equal --speculative-num-steps + 1 "
+            f"({steps + 1}) with chain drafts; give only one of them"
+        )
+    unsupported = {
+        "speculative_use_rejection_sampling": "--speculative-use-rejection-sampling (needs EAGLE draft "
+        "distributions; MINEDRAFT verifies with SGLang's STANDALONE kernels)",
+        "speculative_use_block_verification": "--speculative-use-block-verification",
+        "speculative_adaptive": "--speculative-adaptive",
+        "enable_multi_layer_eagle": "--enable-multi-layer-eagle",
+        "enable_dp_attention": "--enable-dp-attention",
+    }
+    for field, flag in unsupported.items():
+        if _get(args, field):
+            problems.append(f"{flag} is not supported with MINEDRAFT")
+    pp_size = _get(args, "pp_size", 1) or 1
+    if pp_size != 1:
+        problems.append(f"--pp-size must be 1 with MINEDRAFT, got {pp_size!r}")
+    disagg = _get(args, "disaggregation_mode")
+    if disagg not in (None, "null"):
+        problems.append(f"--disaggregation-mode must be 'null' with MINEDRAFT, got {disagg!r}")
+    if _get(args, "speculative_token_map"):
+        problems.append("--speculative-token-map is not supported with MINEDRAFT")
+    try:
+        options_from_env(environ)
+    except InvalidInputError as exc:
+        problems.append(str(exc))
+    if problems:
+        raise InvalidInputError(f"--speculative-algorithm {ALGORITHM}: " + "; ".join(problems))
+
+
+def handle_server_args(args: Any) -> None:
+    """Fill in MINEDRAFT's defaults (after ``validate_server_args`` accepted the args)."""
+    args.speculative_eagle_topk = 1
+    steps = _get(args, "speculative_num_steps")
+    tokens = _get(args, "speculative_num_draft_tokens")
+    if steps is None and tokens is None:
+        steps = DEFAULT_NUM_STEPS
+    elif steps is None:
+        steps = tokens - 1
+    args.speculative_num_steps = steps
+    args.speculative_num_draft_tokens = steps + 1
+    if _get(args, "max_running_requests") is None:
+        args.max_running_requests = DEFAULT_MAX_RUNNING_REQUESTS
+    if not _get(args, "disable_overlap_schedule"):
+        # Drafts made for the next call write draft KV up to 2 * num_draft_tokens past the
+        # committed length; SGLang reserves exactly that much only when kv_committed_len is
+        # current, i.e. with the synchronous scheduler.
+        args.disable_overlap_schedule = True
+        logger.warning("%s runs with the synchronous scheduler: overlap schedule disabled.", ALGORITHM)
+    if _get(args, "enable_mixed_chunk"):
+        args.enable_mixed_chunk = False
+        logger.warning("%s does not support mixed chunked prefill: disabled.", ALGORITHM)

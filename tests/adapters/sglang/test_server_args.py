@@ -1,0 +1,102 @@
+"""`--speculative-algorithm MINEDRAFT` through SGLang's real argument parser and resolver."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pytest
+
+pytest.importorskip("sglang")
+
+from minedraft.adapters.sglang.config import (
+    ENV_DRAFT_DEVICE,
+    ENV_LANES,
+    ENV_SLACK,
+    handle_server_args,
+    options_from_env,
+    validate_server_args,
+)
+from minedraft.types import InvalidInputError
+
+
+def test_num_draft_tokens_sets_the_chain_and_the_synchronous_scheduler(resolve):
+    _, view = resolve("--speculative-algorithm", "minedraft", "--speculative-num-draft-tokens", "5")
+    assert view.speculative_algorithm == "MINEDRAFT"
+    assert (view.speculative_num_steps, view.speculative_num_draft_tokens, view.speculative_eagle_topk) == (4, 5, 1)
+    assert view.disable_overlap_schedule is True
+    assert view.max_running_requests == 48
+
+
+def test_defaults_and_explicit_values_are_kept(resolve):
+    _, view = resolve("--speculative-algorithm", "MINEDRAFT")
+    assert (view.speculative_num_steps, view.speculative_num_draft_tokens) == (3, 4)
+    _, view = resolve("--speculative-algorithm", "MINEDRAFT", "--speculative-num-steps", "2",
+                      "--max-running-requests", "7", "--disable-overlap-schedule")
+    assert (view.speculative_num_steps, view.speculative_num_draft_tokens, view.max_running_requests) == (2, 3, 7)
+
+
+@pytest.mark.parametrize(
+    "extra, draft, message",
+    [
+        ((), False, "--speculative-draft-model-path is required"),
+        (("--speculative-eagle-topk", "4"), True, "--speculative-eagle-topk must be 1"),
+        (("--speculative-num-steps", "2", "--speculative-num-draft-tokens", "5"), True, r"must equal --speculative-num-steps \+ 1"),
+        (("--speculative-num-draft-tokens", "1"), True, "must be an int >= 2"),
+        (("--speculative-use-rejection-sampling",), True, "--speculative-use-rejection-sampling"),
+    ],
+)
+def test_bad_combinations_fail_with_the_flag_named(resolve, extra, draft, message):
+    with pytest.raises(ValueError, match=message):
+        resolve("--speculative-algorithm", "MINEDRAFT", *extra, draft=draft)
+
+
+@pytest.mark.parametrize(
+    "env, message",
+    [
+        ({ENV_LANES: "threads"}, ENV_LANES),
+        ({ENV_DRAFT_DEVICE: "cuda:1"}, "separate draft GPU is not supported"),
+        ({ENV_SLACK: "-2"}, ENV_SLACK),
+    ],
+)
+def test_bad_environment_fails_at_parse_time(resolve, monkeypatch, env, message):
+    for key, value in env.items():
+        monkeypatch.setenv(key, value)
+    with pytest.raises(ValueError, match=message):
+        resolve("--speculative-algorithm", "MINEDRAFT")
+
+
+def test_all_problems_are_reported_together():
+    args = SimpleNamespace(speculative_eagle_topk=2, speculative_use_rejection_sampling=True, pp_size=2,
+                           disaggregation_mode="prefill")
+    with pytest.raises(InvalidInputError) as info:
+        validate_server_args(args, environ={})
+    text = str(info.value)
+    for flag in ("--speculative-draft-model-path", "--speculative-eagle-topk", "--speculative-use-rejection-sampling",
+                 "--pp-size", "--disaggregation-mode"):
+        assert flag in text
+
+
+def test_handle_server_args_on_a_plain_namespace():
+    args = SimpleNamespace(speculative_num_steps=None, speculative_num_draft_tokens=6, max_running_requests=None,
+                           disable_overlap_schedule=False, enable_mixed_chunk=True)
+    handle_server_args(args)
+    assert (args.speculative_num_steps, args.speculative_num_draft_tokens, args.speculative_eagle_topk) == (5, 6, 1)
+    assert args.disable_overlap_schedule is True and args.enable_mixed_chunk is False
+
+
+def test_options_from_env():
+    assert options_from_env({}).lanes == "stream"
+    opts = options_from_env({ENV_LANES: "Sequential", ENV_SLACK: "3", ENV_DRAFT_DEVICE: "same"})
+    assert (opts.lanes, opts.slack, opts.draft_device) == ("sequential", 3, "same")
+
+
+def test_worker_creation_returns_the_minedraft_worker_and_leaves_standalone_alone(resolve):
+    from minedraft.adapters.sglang.worker import MineDraftWorker
+    from sglang.srt.speculative.spec_info import SpeculativeAlgorithm
+    from sglang.srt.speculative.standalone_worker_v2 import StandaloneWorkerV2
+
+    args, view = resolve("--speculative-algorithm", "MINEDRAFT")
+    assert SpeculativeAlgorithm.from_string(view.speculative_algorithm).create_worker(args) is MineDraftWorker
+    args, view = resolve("--speculative-algorithm", "STANDALONE", "--speculative-num-steps", "2",
+                         "--speculative-eagle-topk", "1", "--speculative-num-draft-tokens", "3")
+    assert SpeculativeAlgorithm.from_string(view.speculative_algorithm).create_worker(args) is StandaloneWorkerV2
