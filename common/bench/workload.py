@@ -1,0 +1,81 @@
+"""The benchmark's requests: built-in prompts, chat-templated and tokenised once, and one
+``SamplingParams`` per request (fixed output length, as in MineDraft's evaluation)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ..backends import EnginePair
+from ..types import SamplingParams
+
+# Used only until/unless minedraft.prompts is importable: a few varied chat requests.
+FALLBACK_PROMPTS = (
+    "Explain how a refrigerator keeps food cold.",
+    "Write a Python function that checks whether a string is a palindrome.",
+    "What were the main causes of the French Revolution?",
+    "Give me three tips for sleeping better.",
+    "Summarise the plot of Romeo and Juliet in a few sentences.",
+    "How do I make a simple tomato sauce?",
+    "What is the difference between a list and a tuple in Python?",
+    "Why is the sky blue?",
+    "Write a short poem about the sea.",
+    "How does compound interest work? Give an example.",
+    "What should I pack for a weekend hiking trip?",
+    "Explain recursion to a beginner programmer.",
+    "What is photosynthesis?",
+    "Write an email asking my manager for a day off next Friday.",
+    "List the planets of the solar system in order from the Sun.",
+    "How can I improve my public speaking?",
+)
+
+
+def prompt_texts(n: int) -> tuple[list[str], str]:
+    """``n`` prompts and where they came from; the built-in set is cycled if ``n`` exceeds it."""
+    try:
+        from .. import prompts as builtin
+
+        available = len(builtin.heldout_prompts())
+        texts = builtin.bench_prompts(min(n, available))
+        source = "minedraft.prompts.bench_prompts"
+    except (ImportError, AttributeError, OSError, ValueError):
+        texts, source = list(FALLBACK_PROMPTS), "minedraft.bench.workload.FALLBACK_PROMPTS"
+    texts = [texts[i % len(texts)] for i in range(n)]
+    return texts, source
+
+
+def _encode(tokenizer: Any, text: str, templated: bool) -> list[int]:
+    if templated:
+        try:
+            return list(tokenizer.encode(text, add_special_tokens=False))  # the template has them
+        except TypeError:
+            pass
+    return list(tokenizer.encode(text))
+
+
+def prompt_ids(engines: EnginePair, n: int, chat: bool, seed: int) -> tuple[list[list[int]], dict[str, Any]]:
+    """Token ids of ``n`` prompts. Engines without a tokenizer (in-memory models) get
+    synthetic prompts of 8 to 24 random token ids."""
+    tok = engines.tokenizer
+    if tok is None:
+        rng = random.Random(seed)
+        vocab = engines.target.vocab_size
+        ids = [[rng.randrange(2, vocab) for _ in range(rng.randint(8, 24))] for _ in range(n)]
+        return ids, {"source": "synthetic token ids", "chat_template": False}
+    texts, source = prompt_texts(n)
+    templated = bool(chat and getattr(tok, "chat_template", None) and hasattr(tok, "apply_chat_template"))
+    if templated:
+        texts = [tok.apply_chat_template([{"role": "user", "content": t}], tokenize=False, add_generation_prompt=True)
+                 for t in texts]
+    ids = [_encode(tok, t, templated) for t in texts]
+    return ids, {"source": source, "chat_template": templated}
+
+
+def request_params(n: int, max_new_tokens: int, temperature: float, seed: int) -> list[SamplingParams]:
+    """Fixed-length outputs (EOS ignored) so that every mode does the same work; sampled runs
+    seed each request, so modes draw from identical per-request streams."""
+    return [
+        SamplingParams(temperature=temperature, max_new_tokens=max_new_tokens, ignore_eos=True,
+                       seed=(seed + i) if temperature > 0 else None)
+        for i in range(n)
+    ]

@@ -1,0 +1,28 @@
+"""``minedraft compare a.json b.json ...``: bench results side by side (table and plot)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("compare", help="compare bench results files side by side", description=__doc__)
+    p.add_argument("results", nargs="+", help="results.json files written by `minedraft bench`")
+    p.add_argument("--plot", default="minedraft-compare.png", help="where to write the plot (PNG)")
+    p.add_argument("--no-plot", action="store_true")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..bench.compare import compare_table, load_runs
+    from ..bench.plots import compare_plot
+
+    runs = load_runs(args.results)
+    print(compare_table(runs))
+    if not args.no_plot:
+        path = Path(args.plot)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        compare_plot(runs, path)
+        print(f"plot: {path}")
+    return 0

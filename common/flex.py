@@ -1,0 +1,352 @@
+"""Flex decoding policy: each step, PSD, sequential SD or AR, and the draft length k.
+
+FlexDraft observes that overlapped draft-and-verify wins at small batch and sequential
+verification at large batch. This module makes that choice from the cost model
+(``minedraft.cost_model``) fed with live measurements; it is pure bookkeeping (no engine,
+no clock), so its decisions can be tested on synthetic cost tables. The scheduler that
+executes the decisions is ``minedraft.schedulers.flex``; docs/flex.md has the rationale.
+
+**Two cost families.** Overlapped steps (PSD: two lanes contend for cores or streams) and
+sequential steps (SD, AR: run inline with the full intra-op thread count) are timed under
+different conditions, so each family has its own ``CostModel`` and per-step overhead c,
+and each mode is predicted from the family it runs in. With N running requests split in
+sub-batches A (verified next) and B:
+
+- ``psd``: one cycle of two steps costs ``max(T_d(B), T_v(A)) + max(T_d(A), T_v(B)) + 2 c``
+  and emits ``sum_i E_i`` tokens (every request verified once);
+- ``sd`` over all N: ``T_d(N) + T_v(N) + c`` per step, ``sum_i E_i`` tokens;
+- ``ar`` over all N: ``T_v(N, 0) + c`` per step, N tokens.
+
+With balanced sub-batches, one acceptance rate and no confidence stop these are exactly
+``CostModel.predict`` (PSD at sub-batch N / 2).
+
+**Acceptance, per request.** Under i.i.d. acceptance the number of accepted drafts of a
+verification is a truncated geometric; its maximum-likelihood rate is
+accepted / (accepted + first rejections). Counts are exponentially decayed per request
+and shrunk towards a global decayed estimate (``prior_weight`` pseudo-observations), which
+is itself shrunk towards ``prior_alpha``. The confidence stop is modelled the same way:
+after each drafted token drafting continues with probability gamma (1 without a threshold).
+Then, for a draft cap k:
+
+- expected tokens per verification ``E_i(k) = 1 + alpha * sum_{j<k} (gamma alpha)^j``;
+- expected verified draft length ``L_i(k) = sum_{j<k} gamma^j`` (verify cost uses the mean);
+- expected draft forwards ``F(k) = sum_{j=1..k} (1 - prod_i (1 - gamma_i^(j-1)))`` (the
+  drafter runs until the longest request of the batch stops).
+
+**Warm-up and exploration.** A family needs observations before its predictions mean
+anything (the verify fit needs two distinct k to separate per-position from per-request
+cost). Until a mode has run its warm-up plan (``psd``: k0, k_alt, k_alt, so that the
+overlapped verify fit sees drafts of two lengths, since a PSD step verifies what the step
+before drafted; ``sd``: k0, k_alt; ``ar``: one step; k_alt = k0 // 2, or 2 for k0 = 1), it
+is run next, in the order psd, sd, ar. Plan steps count once measured: a step whose
+verification included a prompt's prefill is not (at most 2 x plan + 2 tries). Afterwards a mode other than the current one is
+probed for one step when it is predicted within ``explore_gap`` of the best and was either
+never run at a batch size within a factor 1.5 of the present one (the fit would be an
+extrapolation) or not run for ``explore_every`` decisions (costs drift).
+
+**Hysteresis.** The policy keeps a current (mode, k) and switches to the predicted best
+only after ``patience`` consecutive decisions in which some candidate beats the current
+one by more than ``margin`` (relative predicted tokens/s).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from .cost_model import CostModel
+from .types import InvalidInputError
+
+FLEX_MODES = ("psd", "sd", "ar")
+FAMILY = {"psd": "overlapped", "sd": "sequential", "ar": "sequential"}
+NEAR_BATCH = 1.5  # batch sizes within this factor count as observed
+
+
+@dataclass(frozen=True)
+class FlexSettings:
+    ks: tuple[int, ...] = (1, 2, 3, 4, 5, 6, 8)  # draft lengths the policy may pick
+    margin: float = 0.05  # predicted relative gain a switch needs ...
+    patience: int = 3  # ... in this many consecutive decisions
+    warmup: bool = True  # run each mode's warm-up plan before trusting its predictions
+    explore_every: int = 64  # re-probe a competitive mode not run for this many decisions
+    explore_gap: float = 0.5  # probe only modes predicted within this share of the best
+    decay: float = 0.9  # per-observation decay of acceptance counts
+    prior_alpha: float = 0.5
+    prior_weight: float = 4.0  # pseudo-observations behind each shrunk estimate
+    schedule: tuple[tuple[str, int], ...] = ()  # fixed cyclic (mode, k) plan: tests, ablations
+
+    def __post_init__(self) -> None:
+        if not self.ks or any(not isinstance(k, int) or k < 1 for k in self.ks):
+            raise InvalidInputError(f"FlexSettings.ks must be non-empty ints >= 1, got {self.ks!r}")
+        if self.margin < 0:
+            raise InvalidInputError(f"FlexSettings.margin must be >= 0, got {self.margin!r}")
+        if not isinstance(self.patience, int) or self.patience < 1:
+            raise InvalidInputError(f"FlexSettings.patience must be an int >= 1, got {self.patience!r}")
+        if not 0.0 < self.decay <= 1.0:
+            raise InvalidInputError(f"FlexSettings.decay must be in (0, 1], got {self.decay!r}")
+        if not 0.0 <= self.prior_alpha <= 1.0:
+            raise InvalidInputError(f"FlexSettings.prior_alpha must be in [0, 1], got {self.prior_alpha!r}")
+        for mode, k in self.schedule:
+            if mode not in FLEX_MODES or not isinstance(k, int) or k < 0:
+                raise InvalidInputError(f"FlexSettings.schedule entries must be (mode in {FLEX_MODES}, k >= 0), "
+                                        f"got {(mode, k)!r}")
+
+
+@dataclass(frozen=True)
+class RequestObservation:
+    """One request's share of a verification (``requested``/``drafted``: None when nothing
+    was drafted for it, e.g. under AR)."""
+
+    request_id: str
+    verified: int  # draft tokens verified
+    accepted: int
+    requested: int | None = None  # draft length asked of the drafter
+    drafted: int | None = None  # draft length it returned (shorter after a confidence stop)
+
+
+@dataclass
+class _Counts:
+    hits: float = 0.0  # accepted tokens / drafting continued
+    misses: float = 0.0  # first rejections / confidence stops
+
+    def add(self, hits: float, misses: float, decay: float) -> None:
+        self.hits = decay * self.hits + hits
+        self.misses = decay * self.misses + misses
+
+    def rate(self, prior: float, weight: float) -> float:
+        return (self.hits + weight * prior) / (self.hits + self.misses + weight)
+
+
+class AcceptanceTracker:
+    """Running per-request and global estimates of acceptance alpha and continuation gamma."""
+
+    def __init__(self, decay: float = 0.9, prior_alpha: float = 0.5, prior_weight: float = 4.0) -> None:
+        self.decay, self.prior_alpha, self.prior_weight = decay, prior_alpha, prior_weight
+        self.global_alpha, self.global_gamma = _Counts(), _Counts()
+        self.alphas: dict[str, _Counts] = {}
+        self.gammas: dict[str, _Counts] = {}
+
+    def observe(self, items: Iterable[RequestObservation]) -> None:
+        """One verification step's requests: the global counts decay once per step."""
+        a_hits = a_misses = g_hits = g_misses = 0.0
+        for it in items:
+            if it.verified > 0:
+                miss = float(it.accepted < it.verified)
+                self.alphas.setdefault(it.request_id, _Counts()).add(it.accepted, miss, self.decay)
+                a_hits, a_misses = a_hits + it.accepted, a_misses + miss
+            if it.requested and it.drafted:
+                stop = float(it.drafted < it.requested)
+                self.gammas.setdefault(it.request_id, _Counts()).add(it.drafted - 1, stop, self.decay)
+                g_hits, g_misses = g_hits + it.drafted - 1, g_misses + stop
+        if a_hits or a_misses:
+            self.global_alpha.add(a_hits, a_misses, self.decay)
+        if g_hits or g_misses:
+            self.global_gamma.add(g_hits, g_misses, self.decay)
+
+    def alpha(self, request_id: str | None = None) -> float:
+        prior = self.global_alpha.rate(self.prior_alpha, self.prior_weight)
+        counts = self.alphas.get(request_id) if request_id is not None else None
+        return prior if counts is None else counts.rate(prior, self.prior_weight)
+
+    def gamma(self, request_id: str | None = None) -> float:
+        # No stop ever observed means no threshold: gamma = 1 exactly.
+        prior = self.global_gamma.rate(1.0, self.prior_weight)
+        counts = self.gammas.get(request_id) if request_id is not None else None
+        return prior if counts is None else counts.rate(prior, self.prior_weight)
+
+    def forget(self, request_id: str) -> None:
+        self.alphas.pop(request_id, None)
+        self.gammas.pop(request_id, None)
+
+
+def _geometric_sum(x: float, n: int) -> float:
+    """sum_{j<n} x^j."""
+    return float(n) if abs(1.0 - x) < 1e-12 else (1.0 - x**n) / (1.0 - x)
+
+
+def expected_tokens(alpha: float, gamma: float, k: int) -> float:
+    """E[tokens per verification] with acceptance alpha and continuation gamma, cap k."""
+    return 1.0 + alpha * _geometric_sum(gamma * alpha, k)
+
+
+def expected_draft_len(gamma: float, k: int) -> float:
+    return _geometric_sum(gamma, k)
+
+
+def expected_forwards(gammas: Sequence[float], k: int) -> float:
+    """E[max_i drafted length]: draft forwards for a batch that runs until its longest stops."""
+    total = 0.0
+    for j in range(1, k + 1):
+        total += 1.0 - math.prod(1.0 - g ** (j - 1) for g in gammas)
+    return total
+
+
+@dataclass
+class Decision:
+    mode: str  # "psd", "sd" or "ar"
+    k: int  # draft cap (0 for ar)
+    reason: str  # "warmup", "explore", "hold", "switch", "schedule", "unmeasured"
+    predicted: dict[str, float] = field(default_factory=dict)  # best tokens/s per mode (exploit only)
+
+
+class FlexPolicy:
+    """Chooses (mode, k) per step from the two cost families and the acceptance estimates."""
+
+    def __init__(self, k0: int, settings: FlexSettings | None = None,
+                 overlapped: CostModel | None = None, sequential: CostModel | None = None) -> None:
+        self.settings = settings or FlexSettings()
+        self.k0 = k0
+        self.ks = tuple(sorted(set(self.settings.ks) | {k0}))
+        self.models = {"overlapped": overlapped or CostModel(), "sequential": sequential or CostModel()}
+        self.overhead = {"overlapped": 0.0, "sequential": 0.0}
+        self.measured = {(f, what): 0 for f in ("overlapped", "sequential") for what in ("draft", "verify")}
+        self._overhead_seen = {"overlapped": False, "sequential": False}
+        s = self.settings
+        self.acceptance = AcceptanceTracker(s.decay, s.prior_alpha, s.prior_weight)
+        k_alt = max(1, k0 // 2) if k0 > 1 else 2
+        self.warmup_plan = {"psd": (k0, k_alt, k_alt), "sd": (k0, k_alt), "ar": (0,)}
+        self.current: tuple[str, int] | None = None
+        self.streak = 0
+        self.num_decisions = 0
+        self.runs = {m: 0 for m in FLEX_MODES}  # clean (measured) steps per mode
+        self.attempts = {m: 0 for m in FLEX_MODES}  # all steps per mode
+        self.last_run = {m: 0 for m in FLEX_MODES}  # num_decisions when the mode last ran
+        self.seen_batches: dict[str, set[int]] = {m: set() for m in FLEX_MODES}
+        self._schedule_pos = 0
+
+    # -- observations (fed by the scheduler from its StepRecords and draft calls) --------
+    def observe_draft(self, family: str, batch: int, forwards: int, seconds: float) -> None:
+        if batch > 0 and forwards > 0 and seconds > 0:
+            self.models[family].observe_draft(batch, forwards, seconds)
+            self.measured[family, "draft"] += 1
+
+    def observe_verify(self, family: str, batch: int, mean_len: float, seconds: float) -> None:
+        if batch > 0 and seconds > 0:
+            self.models[family].observe_verify(batch, mean_len, seconds)  # type: ignore[arg-type]
+            self.measured[family, "verify"] += 1
+
+    def usable(self, mode: str) -> bool:
+        """Whether the family of ``mode`` has the measurements its prediction needs (a model
+        handed in already fitted counts as measured)."""
+        family = FAMILY[mode]
+        if self.models[family].ready:
+            return True
+        needs = ("verify",) if mode == "ar" else ("draft", "verify")
+        return all(self.measured[family, what] > 0 for what in needs)
+
+    def observe_overhead(self, family: str, seconds: float, weight: float = 0.2) -> None:
+        seconds = max(seconds, 0.0)
+        if not self._overhead_seen[family]:
+            self.overhead[family], self._overhead_seen[family] = seconds, True
+        else:
+            self.overhead[family] += weight * (seconds - self.overhead[family])
+        if family == "overlapped":
+            self.models[family].overhead = self.overhead[family]
+
+    def observe_requests(self, items: Iterable[RequestObservation]) -> None:
+        self.acceptance.observe(items)
+
+    def note_step(self, mode: str, num_running: int, clean: bool = True) -> None:
+        """A step of ``mode`` ran with ``num_running`` requests; ``clean``: its verification was
+        measured (no prefill in it). Warm-up counts clean steps only."""
+        self.runs[mode] += int(clean)
+        self.attempts[mode] += 1
+        self.last_run[mode] = self.num_decisions
+        self.seen_batches[mode].add(num_running)
+
+    def forget(self, request_id: str) -> None:
+        self.acceptance.forget(request_id)
+
+    # -- predictions --------------------------------------------------------------------
+    def predict(self, mode: str, k: int, groups: tuple[Sequence[str], Sequence[str]]) -> float:
+        """Predicted tokens/s of running ``mode`` with draft cap k on the two sub-batches."""
+        first, second = list(groups[0]), list(groups[1])
+        ids = first + second
+        n = len(ids)
+        if n == 0:
+            return 0.0
+        acc = self.acceptance
+        if mode == "ar":
+            seq = self.models["sequential"]
+            return n / (seq.t_verify(n, 0) + self.overhead["sequential"])
+        tokens = sum(expected_tokens(acc.alpha(r), acc.gamma(r), k) for r in ids)
+        if mode == "sd":
+            seq = self.models["sequential"]
+            step = seq.t_draft(n, self._forwards(ids, k)) + seq.t_verify(n, self._mean_len(ids, k))
+            return tokens / (step + self.overhead["sequential"])
+        if mode == "psd":
+            if not first or not second:
+                raise ValueError("psd needs two non-empty sub-batches")
+            ov, c = self.models["overlapped"], self.overhead["overlapped"]
+            draft = {i: ov.t_draft(len(g), self._forwards(g, k)) for i, g in enumerate((first, second))}
+            verify = {i: ov.t_verify(len(g), self._mean_len(g, k)) for i, g in enumerate((first, second))}
+            cycle = max(draft[1], verify[0]) + max(draft[0], verify[1]) + 2 * c
+            return tokens / cycle
+        raise ValueError(f"mode must be one of {FLEX_MODES}, got {mode!r}")
+
+    def _forwards(self, ids: Sequence[str], k: int) -> float:
+        gammas = [self.acceptance.gamma(r) for r in ids]
+        if all(g >= 1.0 for g in gammas):
+            return float(k)
+        return expected_forwards(gammas, k)
+
+    def _mean_len(self, ids: Sequence[str], k: int) -> float:
+        return sum(expected_draft_len(self.acceptance.gamma(r), k) for r in ids) / len(ids)
+
+    def candidates(self, modes: Iterable[str]) -> list[tuple[str, int]]:
+        return [(m, k) for m in modes for k in ((0,) if m == "ar" else self.ks)]
+
+    # -- the decision -------------------------------------------------------------------------
+    def decide(self, groups: tuple[Sequence[str], Sequence[str]], overlap: bool = True) -> Decision:
+        """``groups``: request ids of the sub-batch verified next and of the other one.
+        ``overlap``: whether the lanes can run draft and target concurrently."""
+        self.num_decisions += 1
+        n = len(groups[0]) + len(groups[1])
+        eligible = [m for m in FLEX_MODES if m != "psd" or (overlap and groups[0] and groups[1])]
+        s = self.settings
+        if s.schedule:
+            mode, k = s.schedule[self._schedule_pos % len(s.schedule)]
+            self._schedule_pos += 1
+            if mode not in eligible:
+                mode = "sd"
+            return Decision(mode, 0 if mode == "ar" else max(k, 1), "schedule")
+        for mode in eligible:
+            plan = self.warmup_plan[mode]
+            if s.warmup and self.runs[mode] < len(plan) and self.attempts[mode] < 2 * len(plan) + 2:
+                return Decision(mode, plan[self.runs[mode]], "warmup")
+        eligible = [m for m in eligible if self.usable(m)]
+        if not eligible:  # nothing measured yet (warm-up cut short): plain SD, which measures both
+            return Decision("sd", self.k0, "unmeasured")
+        scores = {c: self.predict(c[0], c[1], groups) for c in self.candidates(eligible)}
+        best = max(scores, key=lambda c: scores[c])
+        per_mode = {m: max(v for c, v in scores.items() if c[0] == m) for m in eligible}
+        probe = self._probe(eligible, per_mode, n)
+        if probe is not None:
+            k = max((c for c in scores if c[0] == probe), key=lambda c: scores[c])[1]
+            return Decision(probe, k, "explore", per_mode)
+        if self.current is None or self.current not in scores:
+            self.current, self.streak = best, 0
+            return Decision(*best, "switch", per_mode)
+        if scores[best] > scores[self.current] * (1.0 + s.margin):
+            self.streak += 1
+        else:
+            self.streak = 0
+        if self.streak >= s.patience:
+            self.current, self.streak = best, 0
+            return Decision(*best, "switch", per_mode)
+        return Decision(*self.current, "hold", per_mode)
+
+    def _probe(self, eligible: Sequence[str], per_mode: dict[str, float], n: int) -> str | None:
+        """A competitive mode whose cost estimate is an extrapolation or stale, if any."""
+        if not self.settings.warmup or self.current is None:
+            return None
+        top = max(per_mode.values())
+        for mode in eligible:
+            if mode == self.current[0] or per_mode[mode] < (1.0 - self.settings.explore_gap) * top:
+                continue
+            near = any(max(b, n) / min(b, n) <= NEAR_BATCH for b in self.seen_batches[mode])
+            stale = self.num_decisions - 1 - self.last_run[mode] >= self.settings.explore_every
+            if not near or stale:
+                return mode
+        return None

@@ -1,0 +1,250 @@
+"""Flex decoding (mode ``flex``): every step runs PSD, sequential SD or AR, as the policy says.
+
+Built on the PSD scheduler: the same two sub-batches, admission and draft store. Per step
+``FlexPolicy`` (minedraft.flex) picks the mode and the draft cap k:
+
+- ``psd``: the overlapped PSD step itself (``ParallelSpeculativeScheduler.step``);
+- ``sd``: one sequential step over *all* running requests: draft those without a stored
+  draft, then verify everyone;
+- ``ar``: verify all running requests without drafting anew.
+
+Switching keeps losslessness for free: a stored draft was made from its request's
+committed tokens, which only change when that request is verified, so it is verified as
+is by whichever mode runs next (AR too: those tokens are already paid for). Engines roll
+back to the committed prefix by the usual contract.
+
+Sequential steps run inline in the scheduler's thread with the intra-op thread count the
+process had before the PSD lanes lowered it (what the ``sd`` and ``ar`` modes use), and
+overlapped steps on the lanes: torch's per-thread OpenMP settings let the count switch
+between the two regimes while both lanes are idle.
+
+The policy's measurements (draft and verify times per family, acceptance per request)
+persist per engine pair across ``generate`` calls, so warm-up is paid once per ``LLM``.
+Every step draws with ``draft_confidence_threshold`` when it is set (confidence-adaptive
+draft length). Step records carry mode ``flex:psd``, ``flex:sd`` or ``flex:ar``.
+"""
+
+from __future__ import annotations
+
+import time
+import weakref
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import torch
+
+from ..flex import FAMILY, Decision, FlexPolicy, RequestObservation
+from ..lanes import LanePair
+from ..protocols import Drafter
+from ..trace import StepRecord
+from ..types import DraftBlock, RequestState, VerifyOutcome
+from .base import StepError, register_scheduler
+from .draft_budget import select_by_confidence
+from .psd import ParallelSpeculativeScheduler
+
+# target engine -> {k0: (weak ref to the drafter, policy)}
+_POLICIES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def policy_for(target: object, drafter: object, k0: int) -> FlexPolicy:
+    """The policy remembered for this engine pair and k0, or a fresh one (remembered)."""
+    try:
+        memory = _POLICIES.setdefault(target, {})
+    except TypeError:  # an engine that cannot be weakly referenced: no memory
+        return FlexPolicy(k0)
+    entry = memory.get(k0)
+    if entry is not None and entry[0]() is drafter:
+        return entry[1]
+    policy = FlexPolicy(k0)
+    memory[k0] = (weakref.ref(drafter), policy)
+    return policy
+
+
+@dataclass
+class DraftCall:
+    request_ids: list[str]
+    batch: int  # requests that were asked for at least one token
+    forwards: int  # draft forwards run: the longest draft returned
+    seconds: float
+    catch_up: bool  # some request first had to process many new committed tokens (prefill)
+
+
+class ConfidenceDrafter:
+    """Wraps the drafter: applies the confidence threshold, times each call and remembers
+    what was asked and returned per request, for the policy."""
+
+    def __init__(self, inner: Drafter, threshold: float | None) -> None:
+        self.inner = inner
+        self.vocab_size = inner.vocab_size
+        self.threshold = threshold
+        self.calls: list[DraftCall] = []
+        self.asked: dict[str, tuple[int, int]] = {}  # request_id -> (requested, drafted)
+        self._last: dict[str, tuple[int, int]] = {}  # committed length and cap at the last proposal
+
+    def propose(self, requests: Sequence[RequestState], num_tokens: Sequence[int],
+                stop_threshold: float | None = None) -> DraftBlock:
+        # Prefill, or catching up on tokens committed by AR steps, is not the cost of drafting.
+        catch_up = any(
+            r.num_committed - self._last.get(r.request_id, (0, 0))[0] > self._last.get(r.request_id, (0, 0))[1] + 1
+            for r in requests
+        )
+        t0 = time.perf_counter()
+        threshold = self.threshold if stop_threshold is None else stop_threshold
+        block = self.inner.propose(requests, num_tokens, stop_threshold=threshold)
+        seconds = time.perf_counter() - t0
+        lengths = block.lengths()
+        for req, n, m in zip(requests, num_tokens, lengths):
+            self.asked[req.request_id] = (n, m)
+            self._last[req.request_id] = (req.num_committed, n)
+        self.calls.append(DraftCall([r.request_id for r in requests], sum(n > 0 for n in num_tokens),
+                                    max(lengths, default=0), seconds, catch_up))
+        return block
+
+    def on_verified(self, outcome: VerifyOutcome) -> None:
+        self.inner.on_verified(outcome)
+
+    def release(self, request_id: str) -> None:
+        self.asked.pop(request_id, None)
+        self._last.pop(request_id, None)
+        self.inner.release(request_id)
+
+
+@register_scheduler("flex")
+class FlexScheduler(ParallelSpeculativeScheduler):
+    def __init__(self, *args, **kwargs) -> None:
+        sequential_threads = torch.get_num_threads()  # before the lanes change it
+        super().__init__(*args, **kwargs)
+        self._threads = {"sequential": sequential_threads, "overlapped": torch.get_num_threads()}
+        self._regime = "overlapped"
+        self.seq_lanes = LanePair("inline")
+        assert self.drafter is not None
+        self.policy = policy_for(self.target, self.drafter, self.config.num_speculative_tokens)
+        self.drafter = ConfidenceDrafter(self.drafter, self.config.draft_confidence_threshold)
+        self.decisions: list[Decision] = []
+        self._k = self.config.num_speculative_tokens
+        self._mode = "psd"
+        self._prefill = False
+
+    @property
+    def k_proposed(self) -> int:
+        return self._k + self.config.extra_proposals
+
+    def step(self) -> list[RequestState]:
+        self._admit()
+        if not self.groups[self.turn]:
+            self.turn ^= 1
+        first, second = list(self.groups[self.turn]), list(self.groups[1 - self.turn])
+        if not first:
+            return self.pop_finished()
+        decision = self.policy.decide(
+            ([r.request_id for r in first], [r.request_id for r in second]), overlap=self.lanes.concurrent
+        )
+        self.decisions.append(decision)
+        self._mode = decision.mode
+        self._k = decision.k if decision.k > 0 else self._k
+        recorded = len(self.trace.steps)
+        self.drafter.calls.clear()
+        self._enter(FAMILY[decision.mode])
+        if decision.mode == "psd":
+            done = super().step()  # flips the turn itself
+        else:
+            self._sequential_step(first + second, draft=decision.mode == "sd")
+            self.turn ^= 1  # keeps admission alternating between the sub-batches
+            done = []
+        if len(self.trace.steps) > recorded:
+            self._observe(self.trace.steps[-1], decision.mode, {r.request_id for r in first}, len(first + second))
+        return done + self.pop_finished()
+
+    def close(self) -> None:
+        self._enter("overlapped")  # the lanes restore the thread count they found
+        super().close()
+        self.trace.intervals = sorted(self.trace.intervals + self.seq_lanes.intervals(), key=lambda iv: iv.start)
+
+    # -- sequential steps ------------------------------------------------------------------
+    def _sequential_step(self, batch: list[RequestState], draft: bool) -> None:
+        start = time.perf_counter()
+        lanes = self.seq_lanes
+        missing = [r for r in batch if r.request_id not in self.stored] if draft else []
+        draft_time = 0.0
+        try:
+            if missing:
+                lengths = [self.max_draft_len(r, self.k_proposed) for r in missing]
+                self._store(self.wait(lanes.draft.submit("draft", self.drafter.propose, missing, lengths),
+                                      missing, "draft"))
+                draft_time = time.perf_counter() - start
+            block = self._verify_block(batch)
+            t_verify = time.perf_counter()
+            outcome = self.wait(lanes.target.submit("verify", self.score_and_verify, batch, block), batch, "verify")
+            verify_time = time.perf_counter() - t_verify
+        except StepError:
+            return
+        emitted = self.commit(batch, block, outcome)
+        self.record(
+            start=start, end=time.perf_counter(), verify_batch=len(batch), draft_batch=len(missing),
+            proposed=block.num_tokens, accepted=sum(outcome.num_accepted), emitted=emitted,
+            draft_time=draft_time, verify_time=verify_time,
+        )
+
+    def _verify_block(self, group: list[RequestState]) -> DraftBlock:
+        """Stored drafts where there are any, empty ones elsewhere; the verify budget (with
+        extra proposals) follows the current k."""
+        blocks = [self.stored.pop(r.request_id) if r.request_id in self.stored else _empty(r.request_id) for r in group]
+        block = DraftBlock.concat(blocks)
+        if self.config.extra_proposals:
+            budget = self.config.verify_budget or self._k * len(group)
+            block = block.truncate(select_by_confidence(block, budget))
+        return block
+
+    def _enter(self, regime: str) -> None:
+        """Set the intra-op thread count of the regime (only the calling thread's OpenMP
+        pool and the default for threads not yet started change; lane threads keep theirs)."""
+        if regime != self._regime:
+            if self._threads[regime] != self._threads[self._regime]:
+                torch.set_num_threads(self._threads[regime])
+            self._regime = regime
+
+    # -- what the policy learns ------------------------------------------------------------
+    def commit(self, batch: Sequence[RequestState], block: DraftBlock, outcome: VerifyOutcome) -> int:
+        self._prefill = any(req.num_verify_steps == 0 for req in batch)  # the target processed a prompt
+        items = []
+        for req, verified, accepted in zip(batch, block.lengths(), outcome.num_accepted):
+            asked = self.drafter.asked.pop(req.request_id, None)
+            items.append(RequestObservation(req.request_id, verified, accepted, *(asked or (None, None))))
+        self.policy.observe_requests(items)
+        return super().commit(batch, block, outcome)
+
+    def record(self, **fields) -> StepRecord:
+        fields["k"] = 0 if self._mode == "ar" else self._k
+        rec = super().record(**fields)
+        rec.mode = f"flex:{self._mode}"
+        return rec
+
+    def _observe(self, rec: StepRecord, mode: str, verified_first: set[str], num_running: int) -> None:
+        """Feed the step's measurements to the cost family it ran in. Left out: a PSD step's
+        serial draft (cold sub-batch, no overlap) and draft calls or verifications that
+        included a prefill, since they would skew the per-token fits."""
+        family = FAMILY[mode]
+        serial = False
+        for call in self.drafter.calls:
+            if mode == "psd" and set(call.request_ids) <= verified_first:
+                serial = True
+            elif call.forwards > 0 and call.batch > 0 and not call.catch_up:
+                self.policy.observe_draft(family, call.batch, call.forwards, call.seconds)
+        if rec.verify_batch and not self._prefill:
+            self.policy.observe_verify(family, rec.verify_batch, rec.proposed / rec.verify_batch, rec.verify_time)
+            if mode == "psd" and not serial and rec.overlapped:
+                self.policy.observe_overhead(family, rec.duration - max(rec.draft_time, rec.verify_time))
+            elif mode != "psd":
+                self.policy.observe_overhead(family, rec.duration - rec.draft_time - rec.verify_time)
+        self.policy.note_step(mode, num_running, clean=bool(rec.verify_batch) and not self._prefill)
+
+    def _forget(self, req: RequestState) -> None:
+        super()._forget(req)
+        self.policy.forget(req.request_id)
+
+
+def _empty(request_id: str) -> DraftBlock:
+    """No draft tokens, but a (0-length) logprob tensor so that concatenation keeps them."""
+    block = DraftBlock.empty([request_id])
+    block.draft_logprobs = torch.zeros(0, dtype=torch.float32)
+    return block

@@ -1,0 +1,262 @@
+"""minedraft bench / compare: results schema, the comparison, the trial plan and a tiny
+end-to-end run on in-memory float64 models. Nothing here asserts speed."""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import pytest
+import torch
+from conftest import build_pair, tiny_llama
+from minedraft.bench import BenchConfig, load, run_bench, save, validate
+from minedraft.bench.compare import compare_table, load_runs
+from minedraft.bench.harness import build_engines, plan
+from minedraft.bench.metrics import aggregate, percentile, prefill_flags, stats
+from minedraft.cli import main
+from minedraft.trace import StepRecord
+from minedraft.types import InvalidInputError
+
+
+# -- synthetic results --------------------------------------------------------------------------
+def _row(mode: str, b: int, k: int, tps: float, kind: str = "scheduler") -> dict:
+    lat = {"mean": 1.0, "p50": 1.0, "p90": 1.5}
+    return {
+        "mode": mode, "kind": kind, "batch_size": b, "k": k, "concurrency": 2 * b if mode == "psd" else b,
+        "reps": 1, "threads_total": 1, "tokens_per_second": tps, "tokens_per_second_min": tps,
+        "tokens_per_second_max": tps, "decode_tokens_per_second": tps, "latency": lat, "ttft": lat,
+        "acceptance_rate": None, "tokens_per_target_step": 1.0, "overlapped_share": 0.0, "step_time_over_max": None,
+        "matches_reference": 1.0, "mean_decode_step_time": 0.1, "mean_decode_draft_time": 0.0,
+        "mean_decode_verify_time": 0.1, "predicted": None,
+    }
+
+
+def _trial(row: dict) -> dict:
+    t = {k: v for k, v in row.items() if k not in ("reps", "tokens_per_second_min", "tokens_per_second_max", "predicted")}
+    cols = ("duration", "verify_batch", "draft_batch", "proposed", "accepted", "emitted", "draft_time",
+            "verify_time", "overlapped", "prefill", "bytes_crossed")
+    t.update(rep=0, order=0, num_requests=2 * row["batch_size"], lanes="inline", intra_op_threads=1, wall_time=1.0,
+             output_tokens=10, overhead_per_step=None, bytes_crossed_per_step=0.0, errors=0, summary={"steps": 2},
+             steps={c: [0, 1] for c in cols})
+    return t
+
+
+def synthetic_results(label: str, scale: float = 1.0) -> dict:
+    rows = [_row("ar", 1, 0, 10 * scale), _row("sd", 1, 4, 12 * scale), _row("psd", 1, 4, 15 * scale),
+            _row("psd", 4, 4, 40 * scale)]
+    return {
+        "schema": "minedraft.bench", "schema_version": 1, "created": "2026-01-01T00:00:00+0000", "label": label,
+        "command": "minedraft bench --quick", "hardware": {"cpu_model": "test cpu", "gpus": []},
+        "versions": {"torch": "x"}, "config": {"backend": "reference", "target": "t", "draft": "d"},
+        "engines": {"dtype": "float64"}, "conditions": {}, "trials": [_trial(r) for r in rows], "results": rows,
+        "cost_model": None, "cooperative_verification": None, "files": {}, "notes": [],
+    }
+
+
+def test_results_schema_round_trip(tmp_path):
+    results = synthetic_results("run a")
+    path = save(results, tmp_path / "r.json")
+    assert load(path) == results
+    assert json.loads(path.read_text())["schema_version"] == 1
+
+
+@pytest.mark.parametrize("mutate,field", [
+    (lambda r: r.pop("hardware"), "results.hardware"),
+    (lambda r: r.update(schema_version=99), "schema_version"),
+    (lambda r: r.update(schema="other"), "results.schema"),
+    (lambda r: r["results"][1].update(tokens_per_second="fast"), "results.results[1].tokens_per_second"),
+    (lambda r: r["trials"][0].pop("latency"), "results.trials[0].latency"),
+    (lambda r: r["trials"][2]["steps"]["duration"].append(0.1), "results.trials[2].steps"),
+    (lambda r: r["trials"][0].update(errors=True), "results.trials[0].errors"),
+])
+def test_schema_rejects_bad_results_naming_the_field(mutate, field):
+    results = synthetic_results("run a")
+    mutate(results)
+    with pytest.raises(InvalidInputError, match=field.replace("[", r"\[").replace("]", r"\]")):
+        validate(results)
+
+
+def test_load_reports_missing_and_non_json_files(tmp_path):
+    with pytest.raises(InvalidInputError, match="does not exist"):
+        load(tmp_path / "none.json")
+    (tmp_path / "bad.json").write_text("{")
+    with pytest.raises(InvalidInputError, match="not JSON"):
+        load(tmp_path / "bad.json")
+
+
+def test_compare_two_results_files(tmp_path, capsys):
+    a, b = synthetic_results("cpu run"), synthetic_results("gpu run", scale=2.0)
+    b["results"] = [r for r in b["results"] if r["batch_size"] == 1]  # a row only the first run has
+    b["trials"] = [t for t in b["trials"] if t["batch_size"] == 1]
+    pa, pb = save(a, tmp_path / "a.json"), save(b, tmp_path / "b.json")
+    text = compare_table(load_runs([pa, pb]))
+    lines = {line.split()[0] + line.split()[1]: line for line in text.splitlines()[5:]}
+    assert "[1] cpu run" in text and "[2] gpu run" in text
+    assert lines["sd1"].split()[-2:] == ["24.0", "2.00x"]
+    assert lines["psd4"].split()[-2:] == ["-", "-"]  # missing in the second run
+    plot = tmp_path / "cmp.png"
+    assert main(["compare", str(pa), str(pb), "--plot", str(plot)]) == 0
+    assert plot.stat().st_size > 0 and "2.00x" in capsys.readouterr().out
+
+
+def test_compare_refuses_an_invalid_file(tmp_path, capsys):
+    bad = synthetic_results("x")
+    bad.pop("trials")
+    (tmp_path / "bad.json").write_text(json.dumps(bad))
+    assert main(["compare", str(tmp_path / "bad.json"), "--no-plot"]) == 2
+    assert "results.trials is missing" in capsys.readouterr().err
+
+
+# -- pieces ---------------------------------------------------------------------------------------
+def test_percentiles_and_stats():
+    assert percentile([3, 1, 2], 50) == 2
+    assert percentile([0, 10], 90) == pytest.approx(9.0)
+    assert stats([1.0, 2.0, 3.0, 10.0]) == {"mean": 4.0, "p50": 2.5, "p90": pytest.approx(7.9)}
+    assert stats([]) == {"mean": 0.0, "p50": 0.0, "p90": 0.0}
+
+
+def test_prefill_steps_are_those_delivering_first_tokens():
+    steps = [StepRecord(step=i, mode="sd", start=i, end=i + 1) for i in range(4)]
+    assert prefill_flags(steps, [0.9, 0.95, 2.5]) == [True, False, True, False]
+
+
+def test_aggregate_takes_medians_over_repetitions():
+    rows = [_trial(_row("sd", 1, 4, tps)) for tps in (10.0, 30.0, 20.0)]
+    agg = aggregate(rows)
+    assert (agg["reps"], agg["tokens_per_second"], agg["tokens_per_second_min"], agg["tokens_per_second_max"]) == (
+        3, 20.0, 10.0, 30.0)
+
+
+def test_plan_interleaves_modes_and_rotates_the_order():
+    config = BenchConfig(batch_sizes=(1, 4), ks=(2, 4), repeats=2, peers=False, progress=False)
+    trials = plan(config, {"hf_generate": False, "hf_assisted": True})
+    groups: dict[tuple, list] = {}
+    for t in trials:
+        groups.setdefault((t.rep, t.batch_size, t.k if t.mode != "ar" else None), []).append(t.mode)
+    # AR does not depend on k: once per batch size and repetition
+    assert sum(t.mode == "ar" for t in trials) == 2 * 2
+    # the peers run at batch 1 only, with the first k
+    assert {(t.batch_size, t.k) for t in trials if t.kind == "peer"} == {(1, 0), (1, 2)}
+    # every (batch, k) group holds each drafting mode once per repetition, back to back
+    first = [t.mode for t in trials if t.rep == 0 and t.batch_size == 4 and (t.k == 2 or t.mode == "ar")]
+    second = [t.mode for t in trials if t.rep == 1 and t.batch_size == 4 and (t.k == 2 or t.mode == "ar")]
+    assert sorted(first) == sorted(second) == ["ar", "psd", "sd"]
+    assert first != second  # rotated between repetitions
+    assert len(trials) == 2 * (5 + 2 + 3 + 2)
+
+
+def test_config_validation_names_the_field():
+    with pytest.raises(InvalidInputError, match="batch_sizes"):
+        BenchConfig(batch_sizes=(0, 4))
+    with pytest.raises(InvalidInputError, match="modes"):
+        BenchConfig(modes=("sd", "warp"))
+    with pytest.raises(InvalidInputError, match="max_new_tokens"):
+        BenchConfig(max_new_tokens=0)
+
+
+def test_missing_default_draft_fails_with_a_clear_message(monkeypatch):
+    import minedraft.bench.harness as harness
+
+    class NoDraftBackend:
+        def build(self, spec):
+            raise InvalidInputError("no shipped draft weights in /somewhere")
+
+    monkeypatch.setattr(harness, "get_backend", lambda name: NoDraftBackend())
+    with pytest.raises(InvalidInputError, match="default draft 'smollm2-draft' is not available.*--draft DIR"):
+        build_engines(BenchConfig())
+
+
+def test_cli_presets():
+    from minedraft.cli import build_parser
+    from minedraft.commands.bench import config_from_args
+
+    quick = config_from_args(build_parser().parse_args(["bench", "--quick"]))
+    assert (quick.batch_sizes, quick.ks, quick.repeats, quick.preset) == ((1, 4), (4,), 1, "quick")
+    sweep = config_from_args(build_parser().parse_args(["bench", "--sweep", "psd", "--max-new-tokens", "8"]))
+    assert (sweep.modes, sweep.batch_sizes, sweep.ks, sweep.max_new_tokens) == (("sd", "psd"), (1, 4, 8, 16),
+                                                                                (2, 4, 6), 8)
+    custom = config_from_args(build_parser().parse_args(["bench", "--modes", "sd,psd", "-k", "3", "--no-peers"]))
+    assert (custom.modes, custom.ks, custom.peers) == (("sd", "psd"), (3,), False)
+
+
+# -- end to end -----------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def tiny_run(tmp_path_factory):
+    torch.set_num_threads(1)
+    out = tmp_path_factory.mktemp("bench")
+    engines = build_pair(tiny_llama(layers=2, hidden=64, seed=0), tiny_llama(layers=1, hidden=32, seed=1),
+                         max_batch_size=2)
+    config = BenchConfig(target="tiny-target", draft="tiny-draft", batch_sizes=(1, 2), ks=(2,), repeats=1,
+                         max_new_tokens=5, calibration_reps=1, out_dir=str(out), progress=False, dtype="float64")
+    return run_bench(config, engines=engines, argv=["--test"]), out
+
+
+def test_bench_writes_results_plots_and_trace(tiny_run):
+    results, out = tiny_run
+    assert set(results["files"]) == {"results", "throughput_plot", "timeline_plot", "trace"}
+    for name in results["files"].values():
+        assert (out / name).stat().st_size > 0
+    assert load(out / "results.json") == json.loads(json.dumps(results))
+    trace = json.loads((out / "trace.json").read_text())
+    lanes = {e["args"]["name"] for e in trace["traceEvents"] if e.get("name") == "thread_name"}
+    assert lanes == {"scheduler lane", "draft lane", "target lane"}
+    assert any(e.get("name", "").startswith("step") for e in trace["traceEvents"])
+
+
+def test_bench_trials_cover_every_mode_and_are_lossless(tiny_run):
+    results, _ = tiny_run
+    keys = {(r["mode"], r["batch_size"], r["k"]) for r in results["results"]}
+    assert keys == {("ar", 1, 0), ("ar", 2, 0), ("sd", 1, 2), ("sd", 2, 2), ("psd", 1, 2), ("psd", 2, 2),
+                    ("hf_generate", 1, 0), ("hf_assisted", 1, 2)}
+    for t in results["trials"]:
+        assert t["errors"] == 0 and t["output_tokens"] == 5 * t["num_requests"]
+        assert t["concurrency"] == (2 * t["batch_size"] if t["mode"] == "psd" else t["batch_size"])
+        # float64 greedy: every mode and both peers reproduce AR's tokens exactly
+        assert t["matches_reference"] == 1.0
+        if t["kind"] == "scheduler":
+            assert sum(t["steps"]["emitted"]) == t["output_tokens"]
+            assert sum(t["steps"]["prefill"]) >= 1
+    psd = [t for t in results["trials"] if t["mode"] == "psd"]
+    assert all(t["overlapped_share"] > 0 and t["step_time_over_max"] is not None for t in psd)
+
+
+def test_bench_predictions_and_cooperative_verification(tiny_run):
+    results, _ = tiny_run
+    cm = results["cost_model"]
+    assert {p["k"] for p in cm["calibration"]} == {0, 2}
+    assert {b["mode"] for b in cm["best"]} == {"ar", "sd", "psd"}
+    assert [(s["batch_size"], s["k"]) for s in cm["speedup_psd_over_sd"]] == [(1, 2), (2, 2)]
+    assert all(s["bound"] <= 2.0 for s in cm["speedup_psd_over_sd"])
+    for row in results["results"]:
+        assert (row["predicted"] is not None) == (row["kind"] == "scheduler")
+    coop = results["cooperative_verification"]
+    b, k, vocab = coop["batch_size"], coop["k"], coop["vocab_size"]
+    for case in coop["cases"]:
+        assert case["same_outcome"]
+        rows = b * (k + 1)  # positions scored per verification
+        assert case["bytes_naive"] == 2 * rows * vocab * 4  # p and log p, float32
+        assert case["bytes_cooperative"] <= 8 * (rows + b)  # token ids only
+
+
+def test_report_and_compare_render_a_real_run(tiny_run, tmp_path):
+    from minedraft.bench.report import render
+
+    results, out = tiny_run
+    text = render(results)
+    assert "psd" in text and "Cost model" in text and "Cooperative verification" in text
+    other = copy.deepcopy(results)
+    other["label"] = "second"
+    save(other, tmp_path / "b.json")
+    assert "1.00x" in compare_table(load_runs([out / "results.json", tmp_path / "b.json"]))
+
+
+def test_bench_without_a_draft_runs_ar_and_plain_generate(tmp_path):
+    torch.set_num_threads(1)
+    engines = build_pair(tiny_llama(layers=2, hidden=64, seed=0), None, max_batch_size=2)
+    config = BenchConfig(target="tiny-target", draft=None, modes=("ar",), batch_sizes=(1, 2), repeats=1,
+                         max_new_tokens=3, calibration_reps=1, out_dir=str(tmp_path), progress=False)
+    results = run_bench(config, engines=engines)
+    assert {(r["mode"], r["batch_size"]) for r in results["results"]} == {("ar", 1), ("ar", 2), ("hf_generate", 1)}
+    assert {b["mode"] for b in results["cost_model"]["best"]} == {"ar"}
+    assert results["cooperative_verification"] is None  # nothing to verify without drafts
+    assert load(tmp_path / "results.json")["config"]["peers_run"] == ["hf_generate"]

@@ -1,0 +1,316 @@
+"""The flex policy on synthetic cost tables: switch points, k choice, acceptance estimates,
+hysteresis and warm-up. Pure bookkeeping: no models, no clocks."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import pytest
+
+from minedraft import InvalidInputError, SchedulerConfig
+from minedraft.cost_model import CostModel
+from minedraft.flex import (
+    AcceptanceTracker,
+    FlexPolicy,
+    FlexSettings,
+    RequestObservation,
+    expected_draft_len,
+    expected_forwards,
+    expected_tokens,
+)
+from minedraft.verification import expected_tokens_per_step
+
+
+def table(d0: float, d1: float, v0: float, v1: float, v2: float, window: int = 256) -> CostModel:
+    """A CostModel fed exact observations of T_d = k (d0 + d1 b), T_v = v0 + v1 b + v2 b (k + 1)."""
+    model = CostModel(window=window)
+    for b in (1, 2, 4, 8, 16):
+        for k in (0, 1, 2, 4, 6):
+            if k:
+                model.observe_draft(b, k, k * (d0 + d1 * b))
+            model.observe_verify(b, k, v0 + v1 * b + v2 * b * (k + 1))
+    return model
+
+
+def exact(alpha: float, ks: tuple[int, ...], overlapped: CostModel, sequential: CostModel | None = None,
+          **settings) -> FlexPolicy:
+    """A policy past warm-up, with one acceptance alpha for every request (no observations:
+    the prior is alpha) and no confidence stop, deciding on every call (no hysteresis)."""
+    s = dict(ks=ks, warmup=False, margin=0.0, patience=1, prior_alpha=alpha)
+    s.update(settings)
+    return FlexPolicy(ks[0], FlexSettings(**s), overlapped=overlapped, sequential=sequential or overlapped)
+
+
+def split(n: int) -> tuple[list[str], list[str]]:
+    ids = [f"r{i}" for i in range(n)]
+    half = (n + 1) // 2
+    return ids[:half], ids[half:]
+
+
+def test_predictions_equal_cost_model_formulas():
+    model = table(0.002, 0.0004, 0.01, 0.0003, 0.0009)
+    model.overhead = 0.0015
+    policy = exact(0.7, (3,), model)
+    policy.overhead["overlapped"] = 0.0015
+    for n in (2, 6, 12):
+        groups = split(n)
+        for mode, batch in (("ar", n), ("sd", n), ("psd", n // 2)):
+            want = model.predict(mode, batch, 3, 0.7).tokens_per_second
+            assert policy.predict(mode, 3, groups) == pytest.approx(want, rel=1e-9)
+    assert expected_tokens(0.7, 1.0, 3) == pytest.approx(expected_tokens_per_step(0.7, 3))
+
+
+def test_psd_sd_switch_point_lands_on_the_analytic_crossover():
+    # Same costs in both families, verification-bound PSD (T_v(b) >= T_d(b) for all b):
+    # PSD's cycle over N requests is T_v(a) + T_v(N - a) = 2 v0 + w N with w = v1 + v2 (k + 1);
+    # SD's step is k d0 + k d1 N + v0 + w N. PSD wins iff k d1 N > v0 - k d0.
+    d0, d1, v0, v1, v2, k = 0.001, 0.0005, 0.021, 0.0005, 0.0005, 4
+    crossover = (v0 - k * d0) / (k * d1)  # 8.5
+    policy = exact(0.8, (k,), table(d0, d1, v0, v1, v2))
+    for b in range(1, 13):
+        assert v0 + v1 * b + v2 * b * (k + 1) >= k * (d0 + d1 * b)  # the regime the formula assumes
+    modes = {n: policy.decide(split(n)).mode for n in range(2, 25)}
+    assert modes == {n: "sd" if n < crossover else "psd" for n in range(2, 25)}
+
+
+def test_sd_ar_switch_point_lands_on_the_analytic_crossover():
+    # SD wins iff E (v0 + (v1 + v2) N) > k d0 + v0 + (k d1 + v1 + v2 (k + 1)) N.
+    d0, d1, v0, v1, v2, k, alpha = 0.0005, 0.0002, 0.02, 0.0005, 0.0005, 2, 0.3
+    e = (1 - alpha ** (k + 1)) / (1 - alpha)
+    crossover = ((e - 1) * v0 - k * d0) / (k * d1 + v1 + v2 * (k + 1) - e * (v1 + v2))  # ~6.7
+    assert 3 < crossover < 20
+    policy = exact(alpha, (k,), table(d0, d1, v0, v1, v2))
+    modes = {n: policy.decide(split(n), overlap=False).mode for n in range(1, 21)}
+    assert modes == {n: "sd" if n < crossover else "ar" for n in range(1, 21)}
+
+
+def test_contended_overlap_per_batch_size_matches_the_closed_forms():
+    """Overlapped steps 1.3x slower (the lanes share the hardware), odd N included (unequal
+    sub-batches). The expected mode per N comes from the closed forms, written out here."""
+    d0, d1, v0, v1, v2, k, alpha, rho = 0.002, 0.0003, 0.01, 0.0002, 0.0003, 4, 0.8, 1.3
+
+    def t_d(b):
+        return k * (d0 + d1 * b)
+
+    def t_v(b, kk=k):
+        return v0 + v1 * b + v2 * b * (kk + 1)
+
+    seq = table(d0, d1, v0, v1, v2)
+    ov = table(rho * d0, rho * d1, rho * v0, rho * v1, rho * v2)
+    policy = exact(alpha, (k,), ov, seq)
+    e = (1 - alpha ** (k + 1)) / (1 - alpha)
+    expected = {}
+    for n in range(2, 33):
+        a, b = (n + 1) // 2, n // 2
+        psd = n * e / (rho * (max(t_d(b), t_v(a)) + max(t_d(a), t_v(b))))
+        sd = n * e / (t_d(n) + t_v(n))
+        ar = n / t_v(n, 0)
+        expected[n] = max((psd, "psd"), (sd, "sd"), (ar, "ar"))[1]
+    assert [expected[n] for n in (2, 14, 32)] == ["sd", "psd", "ar"]  # the table has switches to find
+    assert {n: policy.decide(split(n)).mode for n in range(2, 33)} == expected
+
+
+def test_k_is_the_argmax_of_the_closed_form():
+    d0, d1, v0, v1, v2 = 0.0002, 0.00002, 0.01, 0.0002, 0.0001  # cheap drafts: SD beats AR
+    model = table(d0, d1, v0, v1, v2)
+    ks = (1, 2, 3, 4, 5, 6, 8)
+    chosen = {}
+    for alpha in (0.2, 0.5, 0.8, 0.95):
+        policy = exact(alpha, ks, model)
+        decision = policy.decide(split(6), overlap=False)
+        assert decision.mode == "sd"
+
+        def sd(k, alpha=alpha):
+            return 6 * expected_tokens_per_step(alpha, k) / (k * (d0 + d1 * 6) + v0 + v1 * 6 + v2 * 6 * (k + 1))
+
+        assert decision.k == max(ks, key=sd)
+        chosen[alpha] = decision.k
+    assert chosen[0.95] > chosen[0.5] >= chosen[0.2]  # longer drafts when they get accepted
+
+
+def test_acceptance_estimate_recovers_alpha_and_shrinks_per_request():
+    rng = random.Random(0)
+    tracker = AcceptanceTracker(decay=1.0, prior_alpha=0.5, prior_weight=4.0)
+    for _ in range(400):
+        items = []
+        for rid, alpha in (("good", 0.9), ("bad", 0.2)):
+            n = 0
+            while n < 4 and rng.random() < alpha:
+                n += 1
+            items.append(RequestObservation(rid, verified=4, accepted=n))
+        tracker.observe(items)
+    assert tracker.alpha("good") == pytest.approx(0.9, abs=0.03)
+    assert tracker.alpha("bad") == pytest.approx(0.2, abs=0.03)
+    assert tracker.alpha("bad") < tracker.alpha() < tracker.alpha("good")  # global in between
+    assert tracker.alpha("new") == tracker.alpha()  # unseen requests start at the global estimate
+    tracker.forget("good")
+    assert tracker.alpha("good") == tracker.alpha()
+
+
+def test_per_request_acceptance_enters_the_prediction():
+    model = table(0.001, 0.0002, 0.01, 0.0002, 0.0004)
+    policy = exact(0.5, (4,), model)
+    for _ in range(50):
+        policy.observe_requests([RequestObservation("a", 4, 4), RequestObservation("b", 4, 0)])
+    alphas = [policy.acceptance.alpha(r) for r in ("a", "b")]
+    step = model.t_draft(2, 4) + model.t_verify(2, 4)
+    want = sum(expected_tokens_per_step(a, 4) for a in alphas) / step
+    assert policy.predict("sd", 4, (["a"], ["b"])) == pytest.approx(want)
+    # Not the same as the prediction at the mean alpha (E[tau] is convex in alpha here).
+    assert want != pytest.approx(2 * expected_tokens_per_step(sum(alphas) / 2, 4) / step, rel=1e-3)
+
+
+def test_confidence_stops_shorten_the_modelled_drafts():
+    tracker = AcceptanceTracker(decay=1.0)
+    for _ in range(100):  # asked for 6, stopped after 2: continuation gamma = 1 / 2
+        tracker.observe([RequestObservation("r", verified=2, accepted=2, requested=6, drafted=2)])
+    gamma = tracker.gamma("r")
+    assert gamma == pytest.approx(0.5, abs=0.02)
+    assert tracker.gamma("other") < 1.0 and AcceptanceTracker().gamma("x") == 1.0
+    assert expected_draft_len(gamma, 6) == pytest.approx(sum(gamma**j for j in range(6)))
+    assert expected_forwards([gamma], 6) == pytest.approx(expected_draft_len(gamma, 6))
+    many = expected_forwards([gamma] * 16, 6)
+    assert expected_draft_len(gamma, 6) < many < 6  # a batch drafts until its longest stops
+    # Fewer expected tokens and less verify work than with the same cap and no stop.
+    assert expected_tokens(0.8, gamma, 6) < expected_tokens(0.8, 1.0, 6)
+
+
+class Scaled:
+    """A cost table whose every cost is multiplied by ``factor`` (a noisy estimate of it)."""
+
+    ready = True
+
+    def __init__(self, model: CostModel, factor: float) -> None:
+        self.model, self.factor = model, factor
+
+    def t_draft(self, batch, k):
+        return self.factor * self.model.t_draft(batch, k)
+
+    def t_verify(self, batch, k):
+        return self.factor * self.model.t_verify(batch, k)
+
+
+# Same costs in both families; at N = 8, SD is 1.5% ahead of PSD, at N = 12 PSD is ahead.
+CLOSE = (0.001, 0.0005, 0.021, 0.0005, 0.0005)
+
+
+def run_policy(policy: FlexPolicy, factors: list[tuple[float, float]], n: int = 8) -> list[str]:
+    base = table(*CLOSE)
+    modes = []
+    for f_ov, f_seq in factors:
+        policy.models["overlapped"], policy.models["sequential"] = Scaled(base, f_ov), Scaled(base, f_seq)
+        modes.append(policy.decide(split(n)).mode)
+    return modes
+
+
+def test_hysteresis_ignores_alternating_inputs_and_follows_persistent_ones():
+    settings = dict(ks=(4,), warmup=False, margin=0.05, patience=3, prior_alpha=0.7)
+    psd_wins, sd_wins = (0.8, 1.0), (1.0, 0.8)  # 20% apart, each way
+    policy = FlexPolicy(4, FlexSettings(**settings))
+    assert run_policy(policy, [psd_wins, sd_wins] * 20 + [psd_wins]) == ["psd"] * 41
+    assert run_policy(policy, [sd_wins] * 3) == ["psd", "psd", "sd"]  # switches on the patience-th
+    eager = FlexPolicy(4, FlexSettings(**{**settings, "margin": 0.0, "patience": 1}))
+    assert run_policy(eager, [psd_wins, sd_wins] * 5) == ["psd", "sd"] * 5  # without hysteresis it flaps
+
+
+def test_hysteresis_on_noisy_estimates():
+    """Two modes 1.5% apart, each family's estimate jittering by +-5% per decision: the
+    default settings stay put, a policy without hysteresis keeps switching."""
+    rng = random.Random(1)
+    factors = [(1 + rng.uniform(-0.05, 0.05), 1 + rng.uniform(-0.05, 0.05)) for _ in range(300)]
+
+    def switches(**settings) -> int:
+        policy = FlexPolicy(4, FlexSettings(ks=(4,), warmup=False, prior_alpha=0.7, **settings))
+        modes = run_policy(policy, factors)
+        assert set(modes) <= {"psd", "sd"}
+        return sum(a != b for a, b in zip(modes, modes[1:]))
+
+    assert switches(margin=0.0, patience=1) > 50
+    assert switches() <= 2  # defaults: margin 5%, patience 3
+
+
+def test_warmup_runs_each_mode_then_exploits():
+    model = table(0.001, 0.0002, 0.01, 0.0002, 0.0004)
+    policy = FlexPolicy(4, FlexSettings(), overlapped=model, sequential=model)
+    seen = []
+    for _ in range(8):
+        d = policy.decide(split(6))
+        seen.append((d.mode, d.k, d.reason))
+        policy.note_step(d.mode, 6)
+    assert seen[:6] == [("psd", 4, "warmup"), ("psd", 2, "warmup"), ("psd", 2, "warmup"),
+                        ("sd", 4, "warmup"), ("sd", 2, "warmup"), ("ar", 0, "warmup")]
+    assert all(reason in ("switch", "hold") for _, _, reason in seen[6:])
+
+
+def test_warmup_counts_measured_steps_and_skips_psd_without_two_sub_batches():
+    policy = FlexPolicy(3)
+    d = policy.decide((["only"], []))
+    assert (d.mode, d.k, d.reason) == ("sd", 3, "warmup")
+    policy.note_step("sd", 1, clean=False)  # prefill: not measured, tried again
+    assert policy.decide((["only"], [])).k == 3
+    policy.note_step("sd", 1)
+    assert policy.decide((["only"], [])).k == 1  # k_alt
+    assert policy.decide((["a"], ["b"]), overlap=False).mode == "sd"  # no concurrent lanes: no psd
+    unmeasurable = FlexPolicy(3)
+    for _ in range(20):  # bounded: a mode never measured cleanly stops being warmed up
+        d = unmeasurable.decide((["only"], []))
+        unmeasurable.note_step(d.mode, 1, clean=False)
+    assert (d.mode, d.reason) == ("sd", "unmeasured")
+
+
+def test_probes_a_competitive_mode_at_a_new_batch_size():
+    model = table(*CLOSE)
+    policy = FlexPolicy(4, FlexSettings(ks=(4,), prior_alpha=0.8), overlapped=model, sequential=model)
+    for _ in range(7):  # warm-up at N = 4, then SD (the crossover is at 8.5)
+        d = policy.decide(split(4))
+        policy.note_step(d.mode, 4)
+    assert policy.current == ("sd", 4)
+    d = policy.decide(split(12))  # PSD was only measured at N = 4: probe it here once
+    assert (d.mode, d.reason) == ("psd", "explore")
+    policy.note_step(d.mode, 12)
+    d = policy.decide(split(12))
+    assert d.reason != "explore" or d.mode == "ar"  # AR, if competitive, is the only other probe
+    policy.note_step(d.mode, 12)
+    assert policy.decide(split(12)).reason in ("hold", "switch")
+    assert policy.decide(split(13)).reason in ("hold", "switch")  # within 1.5x of a measured size
+
+
+def test_stale_modes_are_probed_again():
+    model = table(*CLOSE)
+    policy = FlexPolicy(4, FlexSettings(ks=(4,), prior_alpha=0.8, explore_every=10, explore_gap=0.3),
+                        overlapped=model, sequential=model)
+    reasons = []
+    for _ in range(40):
+        d = policy.decide(split(6))
+        policy.note_step(d.mode, 6)
+        reasons.append((d.mode, d.reason))
+    probes = [i for i, (m, r) in enumerate(reasons) if r == "explore"]
+    # Only the competitive non-current mode (AR is more than 30% behind here).
+    assert probes and all(reasons[i][0] == "psd" for i in probes)
+    assert all(b - a > 10 for a, b in zip(probes, probes[1:]))
+
+
+def test_schedule_overrides_and_falls_back_without_two_sub_batches():
+    policy = FlexPolicy(4, FlexSettings(schedule=(("psd", 3), ("ar", 0), ("sd", 5))))
+    got = [(d.mode, d.k) for d in (policy.decide(split(4)) for _ in range(4))]
+    assert got == [("psd", 3), ("ar", 0), ("sd", 5), ("psd", 3)]
+    assert policy.decide((["a"], [])).mode == "ar" and policy.decide((["a"], [])).mode == "sd"
+
+
+@pytest.mark.parametrize("bad", [dict(ks=()), dict(ks=(0,)), dict(margin=-0.1), dict(patience=0), dict(decay=0.0),
+                                 dict(prior_alpha=1.5), dict(schedule=(("tree", 1),)), dict(schedule=(("sd", -1),))])
+def test_settings_validation(bad):
+    with pytest.raises(InvalidInputError):
+        FlexSettings(**bad)
+
+
+@pytest.mark.parametrize("value", [0, 0.0, 1.0, 1.5, -0.2, True, "0.1", math.nan])
+def test_draft_confidence_threshold_validation(value):
+    with pytest.raises(InvalidInputError, match="draft_confidence_threshold"):
+        SchedulerConfig(draft_confidence_threshold=value)
+
+
+def test_draft_confidence_threshold_accepts_probabilities():
+    assert SchedulerConfig(draft_confidence_threshold=0.01).draft_confidence_threshold == 0.01
+    assert SchedulerConfig().draft_confidence_threshold is None
