@@ -99,10 +99,14 @@ def draft_checkpoint() -> Path:
     return WEIGHTS_DIR
 
 
-def load_draft(dtype: torch.dtype, device: str) -> torch.nn.Module:
+def load_draft(dtype: torch.dtype, device: str, target: torch.nn.Module | None = None) -> torch.nn.Module:
+    """The shipped draft, bound to ``target``'s embedding and head (default: the embedded
+    target, loaded in ``dtype``). The reference backend passes its own target."""
     from .draft_models import load_draft_model
 
-    return load_draft_model(draft_checkpoint(), dtype=dtype, device=device)
+    checkpoint = draft_checkpoint()
+    return load_draft_model(checkpoint, dtype=dtype, device=device,
+                            target=target if target is not None else load_target(dtype, device))
 
 
 BUILTIN_MODELS: dict[str, Callable[..., torch.nn.Module]] = {

@@ -90,7 +90,8 @@ class ModelRunner:
         self._free = list(range(max_slots))
         self._base = getattr(model, model.base_model_prefix)
         self._head = model.get_output_embeddings()
-        self.vocab_size = int(self._head.weight.shape[0])
+        # A token-mapped draft head computes a subset but returns full-vocabulary logits.
+        self.vocab_size = int(getattr(self._head, "vocab_size", None) or self._head.weight.shape[0])
 
     # -- slots -------------------------------------------------------------------------
     def _slot(self, request_id: str) -> int:
@@ -114,6 +115,26 @@ class ModelRunner:
         if request_id in self.cached:
             del self.cached[request_id][length:]
 
+    @torch.inference_mode()
+    def copy_slot(self, src_id: str, dst_id: str) -> None:
+        """``dst_id`` takes over ``src_id``'s cached tokens and their KV (particle forks).
+        KV at a position depends only on the tokens up to it, so positions where the two
+        records already agree are kept and only the rest is copied."""
+        src_tokens = self.cached.get(src_id)
+        if src_id == dst_id:
+            return
+        if src_tokens is None:
+            self.release(dst_id)  # nothing to copy: dst recomputes from its tokens
+            return
+        dst_tokens = self.cached.get(dst_id, [])
+        common, limit = 0, min(len(src_tokens), len(dst_tokens))
+        while common < limit and src_tokens[common] == dst_tokens[common]:
+            common += 1
+        src_slot, dst_slot = self.slot_of[src_id], self._slot(dst_id)
+        for store in (*self.cache.keys, *self.cache.values):  # [slots, kv_heads, capacity + 1, head_dim]
+            store[dst_slot, :, common : len(src_tokens)] = store[src_slot, :, common : len(src_tokens)]
+        self.cached[dst_id] = list(src_tokens)
+
     # -- forward -----------------------------------------------------------------------
     def _reusable(self, row: Row) -> int:
         """Longest valid cached prefix, leaving at least the positions whose logits we need."""
@@ -129,46 +150,48 @@ class ModelRunner:
     @torch.inference_mode()
     def forward(self, rows: Sequence[Row]) -> tuple[list[torch.Tensor], list[torch.Tensor]]:
         """Logits ``[num_logits, vocab]`` and last hidden states ``[num_logits, hidden]`` per row."""
+        logits, hidden, _, _ = self.forward_with_states(rows)
+        return logits, hidden
+
+    @torch.inference_mode()
+    def forward_with_states(self, rows: Sequence[Row]) -> tuple[
+        list[torch.Tensor], list[torch.Tensor], list[torch.Tensor], list[int]
+    ]:
+        """Like ``forward``, plus, per row, the last hidden states of every position this call
+        fed (``[len(tokens) - start, hidden]``) and that first fed position ``start`` (the
+        positions before it came from the cache). EAGLE-style drafters read these."""
         starts = [self._reusable(r) for r in rows]
         fed = [len(r.tokens) - s for r, s in zip(rows, starts)]
         short = [i for i, n in enumerate(fed) if n <= self.PREFILL_SPLIT]
         long = [i for i, n in enumerate(fed) if n > self.PREFILL_SPLIT]
         logits: list[torch.Tensor | None] = [None] * len(rows)
         hidden: list[torch.Tensor | None] = [None] * len(rows)
+        fed_hidden: list[torch.Tensor | None] = [None] * len(rows)
         for group in (short, long):
             if group:
-                out_l, out_h = self._forward_group([rows[i] for i in group], [starts[i] for i in group])
+                out_l, out_h, out_f = self._forward_group_states([rows[i] for i in group], [starts[i] for i in group])
                 for j, i in enumerate(group):
-                    logits[i], hidden[i] = out_l[j], out_h[j]
-        return logits, hidden  # type: ignore[return-value]
+                    logits[i], hidden[i], fed_hidden[i] = out_l[j], out_h[j], out_f[j]
+        return logits, hidden, fed_hidden, starts  # type: ignore[return-value]
 
     def _forward_group(self, rows: Sequence[Row], starts: Sequence[int]) -> tuple[list[torch.Tensor], list[torch.Tensor]]:
-        batch = len(rows)
+        logits, hidden, _ = self._forward_group_states(rows, starts)
+        return logits, hidden
+
+    def _forward_group_states(self, rows: Sequence[Row], starts: Sequence[int]) -> tuple[
+        list[torch.Tensor], list[torch.Tensor], list[torch.Tensor]
+    ]:
         fed = [len(r.tokens) - s for r, s in zip(rows, starts)]
-        q = max(fed)
         kv_len = max(len(r.tokens) for r in rows)
         if kv_len > self.cache.capacity:
             self.cache.grow(capacity=max(kv_len, 2 * self.cache.capacity))
         slots = torch.tensor([self._slot(r.request_id) for r in rows], device=self.device)
-        input_ids = torch.zeros(batch, q, dtype=torch.long)
-        positions = torch.zeros(batch, q, dtype=torch.long)
-        write_pos = torch.full((batch, q), self.cache.capacity, dtype=torch.long)  # pads -> scratch column
-        visible = torch.zeros(batch, q, kv_len, dtype=torch.bool)
-        visible[:, :, 0] = True  # pad queries see one key, so softmax stays finite
-        key_index = torch.arange(kv_len)
-        for b, (row, start, n) in enumerate(zip(rows, starts, fed)):
-            input_ids[b, :n] = torch.tensor(row.tokens[start:], dtype=torch.long)
-            pos = torch.arange(start, start + n)
-            positions[b, :n] = pos
-            write_pos[b, :n] = pos
-            visible[b, :n] = key_index.unsqueeze(0) <= pos.unsqueeze(1)  # causal over this row's cache
-        mask = torch.zeros(batch, 1, q, kv_len, dtype=self.dtype)
-        mask.masked_fill_(~visible.unsqueeze(1), torch.finfo(self.dtype).min)
-        self.cache.bind(slots, write_pos.to(self.device), kv_len)
+        batch = ragged_batch([r.tokens[s:] for r, s in zip(rows, starts)], starts, self.cache.capacity, self.dtype)
+        self.cache.bind(slots, batch.write_pos.to(self.device), batch.kv_len)
         out = self._base(
-            input_ids=input_ids.to(self.device),
-            attention_mask=mask.to(self.device),
-            position_ids=positions.to(self.device),
+            input_ids=batch.input_ids.to(self.device),
+            attention_mask=batch.mask.to(self.device),
+            position_ids=batch.positions.to(self.device),
             cache=self.cache,
             use_cache=True,
         )
@@ -179,4 +202,76 @@ class ModelRunner:
         for row in rows:
             self.cached[row.request_id] = list(row.tokens)
         sizes = [r.num_logits for r in rows]
+        fed_hidden = [hidden_all[b, :n] for b, n in enumerate(fed)]
+        return list(logits_flat.split(sizes)), list(flat.split(sizes)), fed_hidden
+
+    @torch.inference_mode()
+    def forward_explicit(
+        self,
+        request_ids: Sequence[str],
+        input_ids: torch.Tensor,  # [batch, q]
+        positions: torch.Tensor,  # [batch, q] rope positions
+        write_pos: torch.Tensor,  # [batch, q] storage positions in the slot; -1 for pads
+        visible: torch.Tensor,  # [batch, q, kv_len] bool: which stored keys each query sees
+        picks: Sequence[Sequence[int]],  # per row: the query indices whose logits are wanted
+    ) -> tuple[list[torch.Tensor], list[torch.Tensor]]:
+        """One forward with a caller-built layout (tree attention: a query's rope position,
+        storage position and visible keys need not be consecutive). Returns logits
+        ``[len(picks[b]), vocab]`` and last hidden states per row. Pad queries must see at
+        least one key. Leaves ``cached`` alone: the caller records which KV is valid."""
+        kv_len = visible.shape[-1]
+        if kv_len > self.cache.capacity:
+            self.cache.grow(capacity=max(kv_len, 2 * self.cache.capacity))
+        slots = torch.tensor([self._slot(r) for r in request_ids], device=self.device)
+        write = torch.where(write_pos < 0, torch.full_like(write_pos, self.cache.capacity), write_pos)
+        mask = torch.zeros(visible.shape[0], 1, visible.shape[1], kv_len, dtype=self.dtype)
+        mask.masked_fill_(~visible.unsqueeze(1), torch.finfo(self.dtype).min)
+        self.cache.bind(slots, write.to(self.device), kv_len)
+        out = self._base(
+            input_ids=input_ids.to(self.device),
+            attention_mask=mask.to(self.device),
+            position_ids=positions.to(self.device),
+            cache=self.cache,
+            use_cache=True,
+        )
+        hidden_all = out[0]  # [batch, q, hidden]
+        index = [torch.tensor(list(p), dtype=torch.long, device=self.device) for p in picks]
+        flat = torch.cat([hidden_all[b, idx] for b, idx in enumerate(index)])  # [sum picks, hidden]
+        logits_flat = self._head(flat).float()  # [sum picks, vocab]
+        sizes = [len(p) for p in picks]
         return list(logits_flat.split(sizes)), list(flat.split(sizes))
+
+
+@dataclass
+class RaggedBatch:
+    """Padded inputs for rows that feed different numbers of tokens at different offsets."""
+
+    input_ids: torch.Tensor  # [batch, q] int64, zeros in the padding
+    positions: torch.Tensor  # [batch, q] int64
+    write_pos: torch.Tensor  # [batch, q] int64; padding writes to the scratch column ``capacity``
+    mask: torch.Tensor  # [batch, 1, q, kv_len] additive (0 visible, dtype min hidden)
+    kv_len: int
+
+
+def ragged_batch(fed: Sequence[Sequence[int]], starts: Sequence[int], capacity: int, dtype: torch.dtype) -> RaggedBatch:
+    """Row b feeds tokens ``fed[b]`` at positions ``starts[b]``, ``starts[b] + 1``, ...; each
+    query sees its own row's cache up to and including its position (causal)."""
+    batch = len(fed)
+    q = max(len(f) for f in fed)
+    kv_len = max(s + len(f) for f, s in zip(fed, starts))
+    input_ids = torch.zeros(batch, q, dtype=torch.long)
+    positions = torch.zeros(batch, q, dtype=torch.long)
+    write_pos = torch.full((batch, q), capacity, dtype=torch.long)  # pads -> scratch column
+    visible = torch.zeros(batch, q, kv_len, dtype=torch.bool)
+    visible[:, :, 0] = True  # pad queries see one key, so softmax stays finite
+    key_index = torch.arange(kv_len)
+    for b, (tokens, start) in enumerate(zip(fed, starts)):
+        n = len(tokens)
+        input_ids[b, :n] = torch.tensor(list(tokens), dtype=torch.long)
+        pos = torch.arange(start, start + n)
+        positions[b, :n] = pos
+        write_pos[b, :n] = pos
+        visible[b, :n] = key_index.unsqueeze(0) <= pos.unsqueeze(1)  # causal over this row's cache
+    mask = torch.zeros(batch, 1, q, kv_len, dtype=dtype)
+    mask.masked_fill_(~visible.unsqueeze(1), torch.finfo(dtype).min)
+    return RaggedBatch(input_ids, positions, write_pos, mask, kv_len)

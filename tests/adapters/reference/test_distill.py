@@ -1,0 +1,140 @@
+"""``minedraft distill`` pieces on tiny float64 models: data generation, shards, the token
+map, training, and the held-out acceptance estimate against the real SD engine."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+from conftest import build_pair, generate, tiny_llama
+from minedraft import SamplingParams
+from minedraft.adapters.reference import distill
+from minedraft.adapters.reference import draft_models as dm
+from minedraft.cli import main
+from minedraft.verification import expected_tokens_per_step
+
+PROMPT_IDS = [[5, 6, 7, 8], [11, 12], [20, 21, 22, 23, 24, 25], [3], [40, 41, 42]]
+
+
+@pytest.fixture(scope="module")
+def target():
+    return tiny_llama(layers=2, hidden=64, seed=0)
+
+
+@pytest.fixture(scope="module")
+def sequences(target):
+    gen = torch.Generator().manual_seed(0)
+    greedy = distill.generate_batch(target, PROMPT_IDS, max_new_tokens=12, temperature=0.0, eos_id=None,
+                                    pad_id=0, generator=gen)
+    sampled = distill.generate_batch(target, PROMPT_IDS, max_new_tokens=12, temperature=1.0, eos_id=None,
+                                     pad_id=0, generator=gen)
+    return greedy, sampled
+
+
+def test_generated_data_is_the_targets_greedy_answer_with_its_features(target, sequences):
+    greedy, _ = sequences
+    outs, _ = generate(build_pair(target, None), "ar", PROMPT_IDS, SamplingParams(max_new_tokens=12, ignore_eos=True))
+    for (toks, hidden, plen), out, prompt in zip(greedy, outs, PROMPT_IDS):
+        assert plen == len(prompt) and toks[:plen] == prompt
+        assert toks[plen:] == out.token_ids  # left padding changes nothing
+        with torch.no_grad():
+            full = target.model(input_ids=torch.tensor([toks]))[0][0]  # [n, hidden]
+        assert hidden.shape == full.shape and not hidden[-1].any()
+        torch.testing.assert_close(hidden[:-1].float(), full[:-1].float(), atol=0.05, rtol=0.02)  # stored as bf16
+
+
+def test_shards_round_trip(tmp_path, sequences):
+    greedy, _ = sequences
+    distill.save_shard(tmp_path / "shard-00000.safetensors", greedy)
+    loaded = distill.load_shards(tmp_path)
+    assert len(loaded) == len(greedy)
+    for (toks, h, plen), (t2, h2, p2) in zip(greedy, loaded):
+        assert t2.tolist() == toks and p2 == plen and torch.equal(h2, h)
+
+
+def test_token_map_prefers_answer_tokens_and_keeps_eos(sequences):
+    greedy, _ = sequences
+    seqs = [(torch.tensor(t), h, p) for t, h, p in greedy]
+    answer = torch.cat([t[p:] for t, _, p in seqs]).unique()
+    tm = distill.choose_token_map(seqs, len(answer) + 3, 96, always=[1], texts=[[90, 90, 91]])
+    assert tm is not None and tm.numel() == len(answer) + 3
+    assert torch.isin(answer, tm).all() and 1 in tm.tolist()
+    assert {90, 91} <= set(tm.tolist())  # text tokens come next
+    assert distill.choose_token_map(seqs, 0, 96) is None
+
+
+def test_implied_alpha_inverts_expected_tokens():
+    for alpha in (0.1, 0.45, 0.8):
+        assert distill.implied_alpha(expected_tokens_per_step(alpha, 4), 4) == pytest.approx(alpha, abs=1e-6)
+
+
+@pytest.fixture(scope="module")
+def trained(target, sequences, tmp_path_factory):
+    """A tiny EAGLE draft trained for a few seconds on the target's answers."""
+    greedy, sampled = sequences
+    data = tmp_path_factory.mktemp("data")
+    distill.save_shard(data / "shard-00000.safetensors", greedy + sampled)
+    seqs = distill.load_shards(data)
+    torch.manual_seed(0)
+    cfg = dm.DraftConfig.for_target(target, "eagle", num_layers=1)
+    model = dm.build_draft(cfg, target, token_map=distill.choose_token_map(seqs, 48, 96), copy_layers=[1])
+    before = distill.acceptance(model, target.lm_head.weight, seqs[:5], seqs[5:], 3)
+    history = distill.train(model, data, minutes=5, max_steps=120, lr=3e-3, batch_size=4, unroll=3, log=lambda m: None)
+    return model, seqs, before, history
+
+
+def test_training_raises_agreement(target, trained):
+    model, seqs, before, history = trained
+    after = distill.acceptance(model, target.lm_head.weight, seqs[:5], seqs[5:], 3)
+    assert history["steps"] == 120
+    assert after["greedy"]["first_token_agreement"] > before["greedy"]["first_token_agreement"] + 0.2
+    # (T = 1: the tiny target's p is nearly uniform, so sum min(p, q) is ~p(subset) either way.)
+    assert all(0 < b <= 1 for b in after["t1"]["sum_min_p_q_per_position"])
+    g = after["greedy"]
+    assert 0 <= g["accepted_per_proposed"] <= 1 and 1 <= g["tokens_per_step"] <= 4
+
+
+def test_held_out_estimate_matches_the_real_sd_engine(target, trained, sequences):
+    """The chain estimate and real greedy SD agree window by window: every SD verification
+    accepts exactly as many drafts as the estimate predicts at that committed length."""
+    model, _, _, _ = trained
+    greedy, _ = sequences
+    k = 3
+    pair = build_pair(target, model)
+    outs, llm = generate(pair, "sd", PROMPT_IDS, SamplingParams(max_new_tokens=12, ignore_eos=True),
+                         num_speculative_tokens=k, max_batch_size=1)
+    steps = llm.last_trace.steps
+    i = 0
+    for (toks, hidden, plen), out in zip(greedy, outs):
+        assert toks[plen:] == out.token_ids
+        logits, _, _ = distill.draft_predictions(model, (torch.tensor(toks), hidden, plen), k)
+        correct = [(logits[s][:-1].argmax(-1) == torch.tensor(toks[1:])) for s in range(k)]
+        committed = plen
+        while committed < len(toks):
+            step = steps[i]
+            i += 1
+            m = 0
+            while m < step.proposed and bool(correct[m][committed - 1 + m]):
+                m += 1
+            assert step.accepted == m
+            committed += step.emitted
+    assert i == len(steps) and sum(s.accepted for s in steps) > 0
+
+
+def test_cli_rejects_bad_budgets(capsys, tmp_path):
+    assert main(["distill", "--out", str(tmp_path), "--minutes", "-1"]) == 2
+    assert "--minutes must be >= 0, got -1" in capsys.readouterr().err
+    assert main(["distill", "--out", str(tmp_path), "--copy-layers", "a,b"]) == 2
+    assert "--copy-layers must be comma-separated integers" in capsys.readouterr().err
+
+
+def test_standalone_training_raises_agreement(target, sequences, tmp_path):
+    greedy, sampled = sequences
+    distill.save_shard(tmp_path / "shard-00000.safetensors", greedy + sampled)
+    seqs = distill.load_shards(tmp_path)
+    torch.manual_seed(0)
+    cfg = dm.DraftConfig.for_target(target, "standalone", num_layers=1)
+    model = dm.build_draft(cfg, target, copy_layers=[0])
+    before = distill.acceptance(model, target.lm_head.weight, seqs[:5], seqs[5:], 2)["greedy"]
+    distill.train(model, tmp_path, minutes=5, max_steps=60, lr=3e-3, batch_size=4, log=lambda m: None)
+    after = distill.acceptance(model, target.lm_head.weight, seqs[:5], seqs[5:], 2)["greedy"]
+    assert after["first_token_agreement"] > before["first_token_agreement"] + 0.2
