@@ -25,7 +25,7 @@ class RequestOutput:
 
 def default_lanes(mode: str, device: str, draft_device: str | None) -> str:
     """Overlapping modes get concurrent lanes; sequential ones run inline."""
-    if mode not in ("psd", "flex"):
+    if not SCHEDULERS[mode].overlapping:
         return "inline"
     if draft_device is not None and draft_device != device:
         return "devices"

@@ -78,7 +78,7 @@ class FinishReason(str, enum.Enum):
 _request_ids = itertools.count()
 
 
-@dataclass
+@dataclass(eq=False)  # identity semantics: two requests are never "equal"
 class RequestState:
     """One request as the schedulers see it: the committed tokens and how to stop."""
 

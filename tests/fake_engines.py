@@ -13,7 +13,6 @@ import time
 from collections.abc import Sequence
 
 import torch
-
 from minedraft.types import DraftBlock, RequestState, VerifyOutcome, VerifyScores
 
 VOCAB = 32

@@ -4,12 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
+import torch
 from minedraft.backends import EnginePair, EngineSpec
 from minedraft.types import InvalidInputError
 
-from .engines import ReferenceDrafter, ReferenceTarget
+from . import draft_models
+from .engines import EagleDrafter, FeatureStore
 from .loading import check_same_vocabulary, load_causal_lm, load_tokenizer, resolve_dtype
+from .particles import ParticleDrafter, ParticleTarget
 from .runner import ModelRunner
+from .tree_engine import with_trees
 
 
 def _max_context(model: Any) -> int:
@@ -32,8 +36,34 @@ def _eos_ids(model: Any, tokenizer: Any) -> tuple[int, ...]:
     return tuple(sorted(ids))
 
 
+def _load_minedraft_draft(source: Any, target_model: Any, dtype: Any, device: str) -> Any:
+    """A minedraft draft (module, built-in name or directory), bound to ``target_model``."""
+    if isinstance(source, torch.nn.Module):
+        return source.to(device=device, dtype=dtype).bind_target(target_model).eval()
+    from . import embedded
+
+    path = embedded.draft_checkpoint() if str(source) == embedded.DRAFT_NAME else source
+    return draft_models.load_draft_model(path, dtype=dtype, device=device, target=target_model)
+
+
+def _check_fingerprint(config: draft_models.DraftConfig, tokenizer: Any) -> None:
+    if config.vocab_hash and tokenizer is not None and hasattr(tokenizer, "get_vocab"):
+        if draft_models.vocab_fingerprint(tokenizer) != config.vocab_hash:
+            raise InvalidInputError(
+                "draft was trained on a tokenizer that maps tokens to ids differently from the target's "
+                f"(vocabulary fingerprint {config.vocab_hash} vs {draft_models.vocab_fingerprint(tokenizer)})"
+            )
+
+
 class ReferenceBackend:
     name = "reference"
+
+    def peers(self) -> dict[str, Any]:
+        """Optional capability used by ``minedraft bench``: the implementations a user would
+        otherwise run on this pair (transformers generate / assisted generation)."""
+        from .peers import PEERS
+
+        return PEERS
 
     def build(self, spec: EngineSpec) -> EnginePair:
         if not isinstance(spec.device, str) or not (spec.device == "cpu" or spec.device.startswith("cuda")):
@@ -47,9 +77,22 @@ class ReferenceBackend:
         tokenizer = load_tokenizer(spec.tokenizer if spec.tokenizer is not None else spec.target,
                                    trust_remote_code=spec.trust_remote_code)
         slots = max(8, 2 * spec.max_batch_size)
-        target = ReferenceTarget(ModelRunner(target_model, max_slots=slots), max_context=_max_context(target_model))
-        drafter = None
-        if spec.draft is not None:
+        target_runner = ModelRunner(target_model, max_slots=slots)
+        drafter: ParticleDrafter | EagleDrafter | None = None
+        store: FeatureStore | None = None
+        if spec.draft is not None and draft_models.is_draft_source(spec.draft):
+            # A minedraft draft borrows the target's embedding and head; an EAGLE one also
+            # reads the target's features, published through a shared store.
+            draft_dtype = resolve_dtype(spec.options.get("draft_dtype", dtype), draft_device)
+            draft_model = _load_minedraft_draft(spec.draft, target_model, draft_dtype, draft_device)
+            _check_fingerprint(draft_model.draft_config, tokenizer)
+            if isinstance(draft_model, draft_models.EagleDraft):
+                store = FeatureStore()
+                drafter = with_trees(EagleDrafter)(draft_model, store, max_slots=slots)
+            else:
+                drafter = with_trees(ParticleDrafter)(ModelRunner(draft_model, max_slots=slots))
+            check_same_vocabulary(None, None, target_runner.vocab_size, drafter.vocab_size)
+        elif spec.draft is not None:
             draft_model = load_causal_lm(
                 spec.draft, dtype=resolve_dtype(spec.options.get("draft_dtype", dtype), draft_device),
                 device=draft_device, allow_pickle=spec.allow_pickle, trust_remote_code=spec.trust_remote_code,
@@ -62,8 +105,9 @@ class ReferenceBackend:
                 except (OSError, ValueError):
                     draft_tok = None  # a draft without its own tokenizer files shares the target's
             runner = ModelRunner(draft_model, max_slots=slots)
-            check_same_vocabulary(tokenizer, draft_tok, target.vocab_size, runner.vocab_size)
-            drafter = ReferenceDrafter(runner)
+            check_same_vocabulary(tokenizer, draft_tok, target_runner.vocab_size, runner.vocab_size)
+            drafter = with_trees(ParticleDrafter)(runner)
+        target = with_trees(ParticleTarget)(target_runner, max_context=_max_context(target_model), feature_store=store)
         return EnginePair(
             target=target,
             drafter=drafter,

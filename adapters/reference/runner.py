@@ -219,6 +219,21 @@ class ModelRunner:
         storage position and visible keys need not be consecutive). Returns logits
         ``[len(picks[b]), vocab]`` and last hidden states per row. Pad queries must see at
         least one key. Leaves ``cached`` alone: the caller records which KV is valid."""
+        logits, hidden, _ = self.forward_explicit_states(request_ids, input_ids, positions, write_pos, visible, picks)
+        return logits, hidden
+
+    @torch.inference_mode()
+    def forward_explicit_states(
+        self,
+        request_ids: Sequence[str],
+        input_ids: torch.Tensor,
+        positions: torch.Tensor,
+        write_pos: torch.Tensor,
+        visible: torch.Tensor,
+        picks: Sequence[Sequence[int]],
+    ) -> tuple[list[torch.Tensor], list[torch.Tensor], torch.Tensor]:
+        """Like ``forward_explicit``, plus the last hidden states of every query
+        ``[batch, q, hidden]`` (target features for EAGLE-style drafters)."""
         kv_len = visible.shape[-1]
         if kv_len > self.cache.capacity:
             self.cache.grow(capacity=max(kv_len, 2 * self.cache.capacity))
@@ -239,7 +254,7 @@ class ModelRunner:
         flat = torch.cat([hidden_all[b, idx] for b, idx in enumerate(index)])  # [sum picks, hidden]
         logits_flat = self._head(flat).float()  # [sum picks, vocab]
         sizes = [len(p) for p in picks]
-        return list(logits_flat.split(sizes)), list(flat.split(sizes))
+        return list(logits_flat.split(sizes)), list(flat.split(sizes)), hidden_all
 
 
 @dataclass

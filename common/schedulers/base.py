@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..lanes import LanePair
 from ..protocols import Drafter, Target
@@ -32,6 +33,10 @@ class SchedulerConfig:
     lanes: str = "inline"
     intra_op_threads: int | None = None
     detokenize: Callable[[list[int]], str] | None = field(default=None, repr=False)
+    smc: Any = None  # SMC-SD options (minedraft.smc.SMCOptions or a dict), read by the smc modes
+    # Confidence-adaptive draft length: a request stops drafting once the running product of
+    # its draft max-probabilities falls below this (FlexDraft's cumulative_product rule).
+    draft_confidence_threshold: float | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.num_speculative_tokens, int) or self.num_speculative_tokens <= 0:
@@ -44,6 +49,13 @@ class SchedulerConfig:
             raise InvalidInputError(f"extra_proposals must be an int >= 0, got {self.extra_proposals!r}")
         if self.verify_budget is not None and self.verify_budget < 1:
             raise InvalidInputError(f"verify_budget must be >= 1 or None, got {self.verify_budget!r}")
+        threshold = self.draft_confidence_threshold
+        if threshold is not None and (
+            isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or not 0.0 < threshold < 1.0
+        ):
+            raise InvalidInputError(
+                f"draft_confidence_threshold must be a number in (0, 1) or None, got {threshold!r}"
+            )
 
 
 class StepError(RuntimeError):
@@ -55,6 +67,8 @@ class Scheduler:
 
     name = "base"
     needs_drafter = True
+    exact = True  # output distributed exactly as the target's (False: approximate, e.g. SMC)
+    overlapping = False  # wants concurrent draft and target lanes
 
     def __init__(self, target: Target, drafter: Drafter | None, config: SchedulerConfig) -> None:
         if self.needs_drafter and drafter is None:

@@ -7,7 +7,6 @@ import time
 
 import pytest
 from fake_engines import FakeDrafter, FakeTarget, ar_continuation
-
 from minedraft import RequestState, SamplingParams, SchedulerConfig, create_scheduler
 
 

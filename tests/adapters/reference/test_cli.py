@@ -6,7 +6,6 @@ import json
 
 import pytest
 from conftest import tiny_llama
-
 from minedraft.cli import main
 
 WORDS = ["[UNK]", "[EOS]"] + [f"w{i}" for i in range(94)]

@@ -16,7 +16,6 @@ import threading
 import pytest
 import torch
 from conftest import PROMPTS, build_pair, generate, tiny_llama
-
 from minedraft import RequestState, SamplingParams, SchedulerConfig, create_scheduler
 from minedraft.flex import FlexPolicy, FlexSettings
 from minedraft.schedulers.flex import policy_for

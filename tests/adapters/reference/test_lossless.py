@@ -11,9 +11,8 @@ import copy
 import pytest
 import torch
 from conftest import PROMPTS, build_pair, generate, tiny_llama
-from scipy.stats import chisquare
-
 from minedraft import RequestState, SamplingParams, SchedulerConfig, create_scheduler
+from scipy.stats import chisquare
 
 MAX_NEW = [24, 9, 17, 30, 5, 12]
 

@@ -1,0 +1,106 @@
+"""Tree drafting modes: D²SD confidence-guided draft trees, sequential and under PSD.
+
+- ``tree``: SD whose drafts are prefix trees (``minedraft.tree``), verified in one target
+  pass per step.
+- ``tree-psd``: the PSD schedule (``minedraft.schedulers.psd``) with tree drafts: the draft
+  lane builds the trees of one sub-batch while the target verifies the other's, so the
+  extra drafting that branching costs is paid by the draft lane's slack.
+
+Both reuse their chain scheduler unchanged: the drafter is presented through
+``Drafter.propose`` by ``TreeProposer`` (which returns ``DraftTree``s), and verification
+dispatches on the draft type. Settings read from the ``SchedulerConfig`` when present
+(``getattr``, so the config class need not know them): ``tree_branches`` (K, default 4 as
+in D²SD) and ``tree_branch_tokens`` (tokens per branch, default: down to the chain depth).
+The PSD verify budget (``extra_proposals``/``verify_budget``) does not prune trees: pruning
+a node by its own draft probability would bias sampling (see ``minedraft.tree``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..protocols import Drafter, Target, TreeDrafter, TreeTarget
+from ..tree import DraftTree, verify_tree
+from ..types import DraftBlock, InvalidInputError, RequestState, VerifyOutcome
+from .base import SchedulerConfig, register_scheduler
+from .psd import ParallelSpeculativeScheduler
+from .sequential import SpeculativeScheduler
+
+DEFAULT_BRANCHES = 4
+
+
+class TreeProposer:
+    """A ``TreeDrafter`` seen through ``Drafter.propose``: returns ``DraftTree``s."""
+
+    def __init__(self, drafter: TreeDrafter, num_branches: int, branch_tokens: int | None) -> None:
+        self.drafter = drafter
+        self.num_branches = num_branches
+        self.branch_tokens = branch_tokens
+        self.vocab_size = drafter.vocab_size
+
+    def propose(
+        self, requests: Sequence[RequestState], num_tokens: Sequence[int], stop_threshold: float | None = None
+    ) -> DraftTree:
+        return self.drafter.propose_tree(requests, num_tokens, self.num_branches, self.branch_tokens)
+
+    def on_verified(self, outcome: VerifyOutcome) -> None:
+        self.drafter.on_verified(outcome)
+
+    def release(self, request_id: str) -> None:
+        self.drafter.release(request_id)
+
+
+def _tree_settings(config) -> tuple[int, int | None]:
+    branches = getattr(config, "tree_branches", DEFAULT_BRANCHES)
+    tokens = getattr(config, "tree_branch_tokens", None)
+    if isinstance(branches, bool) or not isinstance(branches, int) or branches < 0:
+        raise InvalidInputError(f"tree_branches must be an int >= 0, got {branches!r}")
+    if tokens is not None and (isinstance(tokens, bool) or not isinstance(tokens, int) or tokens < 1):
+        raise InvalidInputError(f"tree_branch_tokens must be an int >= 1 or None, got {tokens!r}")
+    return branches, tokens
+
+
+class _TreeVerification:
+    """Mixin over a chain scheduler: tree drafter in, tree verification out."""
+
+    name: str
+
+    def __init__(self, target: Target, drafter: Drafter | None, config: SchedulerConfig) -> None:
+        # Check before the base class starts lanes: nothing half-built on bad input.
+        if not isinstance(target, TreeTarget):
+            raise InvalidInputError(
+                f"mode {self.name!r} needs a target with score_tree (minedraft.protocols.TreeTarget), "
+                f"got {type(target).__name__}"
+            )
+        if drafter is not None and not isinstance(drafter, TreeDrafter):
+            raise InvalidInputError(
+                f"mode {self.name!r} needs a drafter with propose_tree (minedraft.protocols.TreeDrafter), "
+                f"got {type(drafter).__name__}"
+            )
+        branches, tokens = _tree_settings(config)
+        super().__init__(target, drafter, config)  # type: ignore[call-arg]
+        self.drafter = TreeProposer(drafter, branches, tokens)  # type: ignore[arg-type]
+
+    def score_and_verify(self, batch: Sequence[RequestState], block: DraftBlock | DraftTree) -> VerifyOutcome:
+        if isinstance(block, DraftTree):
+            return verify_tree(block, self.target.score_tree(batch, block), batch)
+        return super().score_and_verify(batch, block)
+
+
+@register_scheduler("tree")
+class TreeScheduler(_TreeVerification, SpeculativeScheduler):
+    """Sequential SD with D²SD draft trees."""
+
+    exact = True  # lossless: output distributed exactly as the target's
+    overlapping = False
+
+
+@register_scheduler("tree-psd")
+class TreeParallelScheduler(_TreeVerification, ParallelSpeculativeScheduler):
+    """PSD with D²SD draft trees: stored per request, concatenated for verification."""
+
+    exact = True
+    overlapping = True  # wants concurrent lanes (``LLM(..., lanes="threads")`` on CPU)
+
+    def _verify_block(self, group: list[RequestState]) -> DraftTree:
+        return DraftTree.concat([self.stored.pop(r.request_id) for r in group])
