@@ -140,6 +140,18 @@ def _model_of(engine: Any, what: str) -> Any:
     return runner.model
 
 
+def _assisted_unsupported(engines: EnginePair) -> str | None:
+    """Assisted generation drives a standalone causal LM; an EAGLE-style head needs the
+    target's hidden states, which transformers' assistant interface does not pass."""
+    runner = getattr(engines.drafter, "runner", None)
+    if runner is None or not hasattr(runner.model, "generate"):
+        return (f"hf_assisted skipped: the draft engine ({type(engines.drafter).__name__}) is not a standalone "
+                "causal LM that transformers' assisted generation can drive")
+    return None
+
+
 hf_generate.uses_draft = False  # type: ignore[attr-defined]
 hf_assisted.uses_draft = True  # type: ignore[attr-defined]
+hf_generate.unsupported = lambda engines: None  # type: ignore[attr-defined]
+hf_assisted.unsupported = _assisted_unsupported  # type: ignore[attr-defined]
 PEERS: dict[str, Callable[..., dict[str, Any]]] = {"hf_generate": hf_generate, "hf_assisted": hf_assisted}

@@ -107,6 +107,11 @@ class Bench:
         peers = dict(capability())
         if self.engines.drafter is None:
             peers = {name: fn for name, fn in peers.items() if not _uses_draft(fn)}
+        for name, fn in list(peers.items()):
+            reason = getattr(fn, "unsupported", lambda engines: None)(self.engines)
+            if reason:  # e.g. assisted generation cannot drive an EAGLE-style draft
+                self.notes.append(reason)
+                del peers[name]
         return peers
 
     # -- trials ------------------------------------------------------------------------------
