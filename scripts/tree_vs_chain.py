@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import torch
+
 from minedraft import LLM, SamplingParams
 from minedraft.backends import EnginePair
 

@@ -13,6 +13,7 @@ import time
 from collections.abc import Sequence
 
 import torch
+
 from minedraft.types import DraftBlock, RequestState, VerifyOutcome, VerifyScores
 
 VOCAB = 32

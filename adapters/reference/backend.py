@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import torch
+
 from minedraft.backends import EnginePair, EngineSpec
 from minedraft.types import InvalidInputError
 

@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 import torch
+
 from minedraft.types import InvalidInputError
 
 Log = Callable[[str], None]

@@ -33,8 +33,9 @@ from typing import Any
 
 import torch
 import torch.nn.functional as F
-from minedraft.types import InvalidInputError
 from torch import nn
+
+from minedraft.types import InvalidInputError
 
 FORMAT = "minedraft-draft"
 CONFIG_NAME = "config.json"

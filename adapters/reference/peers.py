@@ -26,6 +26,7 @@ from contextlib import contextmanager
 from typing import Any
 
 import torch
+
 from minedraft.backends import EnginePair
 from minedraft.types import InvalidInputError
 

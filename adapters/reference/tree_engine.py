@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import torch
+
 from minedraft.sampling import processed_probs, row_params, sample_rows
 from minedraft.tree import (
     Branch,

@@ -30,12 +30,13 @@ from collections import Counter
 from typing import Any
 
 import torch
-from minedraft.psd_state import DraftStore, plan_split
 from sglang.srt.layers.moe.utils import speculative_moe_a2a_backend_context, speculative_moe_backend_context
 from sglang.srt.model_executor.forward_batch_info import ForwardMode
 from sglang.srt.speculative.eagle_worker_common import build_eagle_verify_input, prepare_for_draft
 from sglang.srt.speculative.spec_utils import draft_tp_context
 from sglang.srt.speculative.standalone_worker_v2 import StandaloneWorkerV2
+
+from minedraft.psd_state import DraftStore, plan_split
 
 from .batching import assemble_tokens, merge_results, row_keys, shared_workspaces, sub_batch
 from .config import options_from_env

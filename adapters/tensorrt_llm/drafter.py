@@ -25,6 +25,7 @@ from collections.abc import Callable
 from typing import Any
 
 import torch
+
 from minedraft.draft_pipeline import LANES, ON_MISS, DraftPipeline, Proposal, Snapshot
 from minedraft.protocols import Drafter as CoreDrafter
 from minedraft.types import InvalidInputError, SamplingParams

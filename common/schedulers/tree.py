@@ -100,7 +100,7 @@ class TreeParallelScheduler(_TreeVerification, ParallelSpeculativeScheduler):
     """PSD with D²SD draft trees: stored per request, concatenated for verification."""
 
     exact = True
-    overlapping = True  # wants concurrent lanes (``LLM(..., lanes="threads")`` on CPU)
+    overlapping = True  # LLM gives it concurrent lanes by default
 
     def _verify_block(self, group: list[RequestState]) -> DraftTree:
         return DraftTree.concat([self.stored.pop(r.request_id) for r in group])

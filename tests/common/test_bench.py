@@ -8,7 +8,7 @@ import json
 
 import pytest
 import torch
-from conftest import build_pair, tiny_llama
+
 from minedraft.bench import BenchConfig, load, run_bench, save, validate
 from minedraft.bench.compare import compare_table, load_runs
 from minedraft.bench.harness import build_engines, plan
@@ -16,6 +16,8 @@ from minedraft.bench.metrics import aggregate, percentile, prefill_flags, stats
 from minedraft.cli import main
 from minedraft.trace import StepRecord
 from minedraft.types import InvalidInputError
+
+from conftest import build_pair, tiny_llama
 
 
 # -- synthetic results --------------------------------------------------------------------------

@@ -6,6 +6,7 @@ import itertools
 import random
 
 import pytest
+
 from minedraft.cost_model import (
     MAX_PSD_SPEEDUP,
     CostModel,

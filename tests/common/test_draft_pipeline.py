@@ -13,11 +13,13 @@ import copy
 
 import pytest
 import torch
-from conftest import build_pair, tiny_llama
+
 from minedraft import DraftBlock, InvalidInputError, RequestState, SamplingParams, verify
 from minedraft.adapters.reference.runner import Row
 from minedraft.draft_pipeline import BackendDrafter, DraftPipeline, Snapshot
 from minedraft.sampling import processed_probs, row_params
+
+from conftest import build_pair, tiny_llama
 
 PROMPTS = [[5, 6, 7, 8], [11, 12], [30, 31, 32, 33, 34, 35], [3], [40, 41, 42]]
 MAX_NEW = [14, 9, 12, 6, 11]

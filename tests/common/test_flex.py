@@ -7,6 +7,7 @@ import math
 import random
 
 import pytest
+
 from minedraft import InvalidInputError, SchedulerConfig
 from minedraft.cost_model import CostModel
 from minedraft.flex import (

@@ -11,6 +11,7 @@ import sys
 from collections import Counter
 
 import pytest
+
 from minedraft import prompts
 from minedraft.types import InvalidInputError
 

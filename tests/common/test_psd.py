@@ -6,8 +6,10 @@ from __future__ import annotations
 import time
 
 import pytest
-from fake_engines import FakeDrafter, FakeTarget, ar_continuation
+
 from minedraft import RequestState, SamplingParams, SchedulerConfig, create_scheduler
+
+from fake_engines import FakeDrafter, FakeTarget, ar_continuation
 
 
 def _run(sched, reqs_by_step: dict[int, list[RequestState]] | None = None, max_steps: int = 1000) -> int:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from minedraft.psd_state import DraftStore, SplitPlan, plan_split
 from minedraft.types import InvalidInputError
 

@@ -13,6 +13,8 @@ from collections.abc import Sequence
 
 import pytest
 import torch
+from scipy.stats import chisquare
+
 from minedraft import (
     LLM,
     SCHEDULERS,
@@ -39,7 +41,6 @@ from minedraft.smc import (
     systematic_resample,
 )
 from minedraft.types import VerifyOutcome
-from scipy.stats import chisquare
 
 V = 4  # bigram vocabulary
 

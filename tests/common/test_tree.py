@@ -17,6 +17,8 @@ import math
 
 import pytest
 import torch
+from scipy.stats import chisquare
+
 from minedraft import DraftBlock, RequestState, SamplingParams, VerifyScores, verify
 from minedraft.sampling import processed_probs, row_params
 from minedraft.tree import (
@@ -29,7 +31,6 @@ from minedraft.tree import (
     select_branch_points,
     verify_tree,
 )
-from scipy.stats import chisquare
 
 VOCAB = 5
 DEPTH = 3

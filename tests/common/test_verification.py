@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import pytest
 import torch
+from scipy.stats import chisquare
+
 from minedraft import DraftBlock, RequestState, SamplingParams, VerifyScores, verify
 from minedraft.sampling import processed_probs, row_params
-from scipy.stats import chisquare
 
 VOCAB = 8
 N = 100_000

@@ -5,8 +5,10 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import tiny_llama
+
 from minedraft.cli import main
+
+from conftest import tiny_llama
 
 WORDS = ["[UNK]", "[EOS]"] + [f"w{i}" for i in range(94)]
 

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import pytest
 import torch
-from conftest import build_pair, generate, tiny_llama
+
 from minedraft import SamplingParams
 from minedraft.adapters.reference import distill
 from minedraft.adapters.reference import draft_models as dm
 from minedraft.cli import main
 from minedraft.verification import expected_tokens_per_step
+
+from conftest import build_pair, generate, tiny_llama
 
 PROMPT_IDS = [[5, 6, 7, 8], [11, 12], [20, 21, 22, 23, 24, 25], [3], [40, 41, 42]]
 

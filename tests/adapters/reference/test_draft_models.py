@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import pytest
 import torch
-from conftest import PROMPTS, build_pair, generate, tiny_llama
+
 from minedraft import InvalidInputError, RequestState, SamplingParams
 from minedraft.adapters.reference import draft_models as dm
 from minedraft.adapters.reference.engines import EagleDrafter, FeatureStore
 from minedraft.verification import verify
+
+from conftest import PROMPTS, build_pair, generate, tiny_llama
 
 MAX_NEW = [20, 9, 14, 25, 6, 11]
 TOKEN_MAP = torch.arange(0, 96, 2)  # even ids only

@@ -13,6 +13,7 @@ import json
 
 import pytest
 import torch
+
 from minedraft import LLM, InvalidInputError, SamplingParams
 from minedraft.adapters.reference import draft_models as dm
 from minedraft.adapters.reference import embedded

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import pytest
-from conftest import build_pair, tiny_llama
+
 from minedraft import LLM, InvalidInputError, SamplingParams
 from minedraft.adapters.reference import ReferenceBackend
 from minedraft.backends import EngineSpec
+
+from conftest import build_pair, tiny_llama
 
 
 @pytest.fixture(scope="module")

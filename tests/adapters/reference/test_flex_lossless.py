@@ -15,10 +15,12 @@ import threading
 
 import pytest
 import torch
-from conftest import PROMPTS, build_pair, generate, tiny_llama
+
 from minedraft import RequestState, SamplingParams, SchedulerConfig, create_scheduler
 from minedraft.flex import FlexPolicy, FlexSettings
 from minedraft.schedulers.flex import policy_for
+
+from conftest import PROMPTS, build_pair, generate, tiny_llama
 
 MAX_NEW = [24, 9, 17, 30, 5, 12]
 SWITCHY = (("psd", 3), ("psd", 1), ("sd", 4), ("ar", 0), ("psd", 5), ("ar", 0), ("sd", 2), ("psd", 2), ("sd", 5))

@@ -10,9 +10,11 @@ import copy
 
 import pytest
 import torch
-from conftest import PROMPTS, build_pair, generate, tiny_llama
-from minedraft import RequestState, SamplingParams, SchedulerConfig, create_scheduler
 from scipy.stats import chisquare
+
+from minedraft import RequestState, SamplingParams, SchedulerConfig, create_scheduler
+
+from conftest import PROMPTS, build_pair, generate, tiny_llama
 
 MAX_NEW = [24, 9, 17, 30, 5, 12]
 

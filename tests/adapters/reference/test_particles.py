@@ -8,12 +8,14 @@ import copy
 
 import pytest
 import torch
-from conftest import build_pair, tiny_llama
+
 from minedraft import SCHEDULERS, RequestState, SamplingParams, SchedulerConfig
 from minedraft.adapters.reference.engines import ReferenceDrafter, ReferenceTarget
 from minedraft.adapters.reference.runner import ModelRunner, Row
 from minedraft.protocols import ParticleEngine
 from minedraft.smc import SMCOptions
+
+from conftest import build_pair, tiny_llama
 
 PROMPTS = [[5, 6, 7, 8, 9], list(range(20, 43)), [3, 4]]
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import copy
 
-import minedraft.schedulers.tree as tree_mode
 import pytest
 import torch
-from conftest import PROMPTS, build_pair, generate, tiny_gpt2, tiny_llama
+
+import minedraft.schedulers.tree as tree_mode
 from minedraft import InvalidInputError, RequestState, SamplingParams, SchedulerConfig, create_scheduler
 from minedraft.adapters.reference.engines import EagleDrafter, ReferenceDrafter, ReferenceTarget
 from minedraft.adapters.reference.runner import ModelRunner, Row
@@ -17,6 +17,8 @@ from minedraft.adapters.reference.tree_engine import ReferenceTreeDrafter, Refer
 from minedraft.tree import DraftTree, TreeVerifyOutcome
 from minedraft.types import DraftBlock
 from minedraft.verification import verify
+
+from conftest import PROMPTS, build_pair, generate, tiny_gpt2, tiny_llama
 
 MAX_NEW = [24, 9, 17, 30, 5, 12]
 SHAPE = [-1, 0, 1, -1, 3, 0, -1]  # chain of 3, a branch at the root, one below node 0, a third root child

@@ -58,8 +58,9 @@ def test_load_plugins_registers_the_algorithm_only_when_allowed():
 
 
 def test_register_is_idempotent(registered):
-    from minedraft.adapters.sglang.plugin import register
     from sglang.srt.speculative.spec_info import SpeculativeAlgorithm
+
+    from minedraft.adapters.sglang.plugin import register
 
     before = SpeculativeAlgorithm.from_string("MINEDRAFT")
     register()

@@ -91,9 +91,10 @@ def test_options_from_env():
 
 
 def test_worker_creation_returns_the_minedraft_worker_and_leaves_standalone_alone(resolve):
-    from minedraft.adapters.sglang.worker import MineDraftWorker
     from sglang.srt.speculative.spec_info import SpeculativeAlgorithm
     from sglang.srt.speculative.standalone_worker_v2 import StandaloneWorkerV2
+
+    from minedraft.adapters.sglang.worker import MineDraftWorker
 
     args, view = resolve("--speculative-algorithm", "MINEDRAFT")
     assert SpeculativeAlgorithm.from_string(view.speculative_algorithm).create_worker(args) is MineDraftWorker

@@ -204,10 +204,11 @@ def test_sub_batches_leave_the_running_batch_untouched(make_batch):
 
 
 def test_merge_puts_rows_back_in_batch_order():
-    from minedraft.adapters.sglang.batching import merge_results
     from sglang.srt.layers.logits_processor import LogitsProcessorOutput
     from sglang.srt.managers.utils import GenerationBatchResult
     from sglang.srt.speculative.eagle_info import EagleDraftInput
+
+    from minedraft.adapters.sglang.batching import merge_results
 
     n = 5
     accept = torch.tensor([1, 3, 2, 1, 3])
@@ -254,9 +255,10 @@ def test_shared_attention_workspaces_are_detected():
 
 
 def test_worker_keeps_sglang_constructor_and_checks_environment_first(monkeypatch):
+    from sglang.srt.speculative.standalone_worker_v2 import StandaloneWorkerV2
+
     from minedraft.adapters.sglang.worker import MineDraftWorker
     from minedraft.types import InvalidInputError
-    from sglang.srt.speculative.standalone_worker_v2 import StandaloneWorkerV2
 
     assert issubclass(MineDraftWorker, StandaloneWorkerV2)
     assert list(inspect.signature(MineDraftWorker.__init__).parameters) == list(

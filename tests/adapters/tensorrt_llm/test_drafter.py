@@ -10,8 +10,7 @@ import sys
 
 import pytest
 import torch
-import trtllm_standins as trt
-from conftest import build_pair
+
 from minedraft import RequestState
 from minedraft.adapters.reference.runner import Row
 from minedraft.adapters.tensorrt_llm import (
@@ -24,6 +23,9 @@ from minedraft.adapters.tensorrt_llm import (
 from minedraft.adapters.tensorrt_llm.drafter import trt_sampling
 from minedraft.draft_pipeline import BackendDrafter
 from minedraft.sampling import processed_probs, row_params
+
+import trtllm_standins as trt
+from conftest import build_pair
 
 K = 3
 PROMPTS = [[5, 6, 7, 8], [11, 12], [30, 31, 32, 33, 34, 35], [3], [40, 41, 42]]

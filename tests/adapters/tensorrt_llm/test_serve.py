@@ -6,11 +6,13 @@ from __future__ import annotations
 import textwrap
 
 import pytest
-import trtllm_standins as trt
-from conftest import build_pair
+
 from minedraft import InvalidInputError
 from minedraft.adapters.tensorrt_llm.serve import build_llm, load_serve_config, parse_serve_config, serve
 from minedraft.cli import build_parser, main
+
+import trtllm_standins as trt
+from conftest import build_pair
 
 GOOD = {"model": "/models/target", "draft": {"model": "/models/draft"}}
 
