@@ -10,7 +10,7 @@ import torch
 from minedraft.sampling import processed_probs, row_params, sample_rows
 from minedraft.types import DraftBlock, RequestState, VerifyOutcome, VerifyScores
 
-from .runner import ModelRunner, Row, SlotKVCache, ragged_batch
+from .runner import ModelRunner, Row, SlotKVCache, SlotOwner, ragged_batch
 
 
 class _RunnerEngine:
@@ -203,7 +203,7 @@ class ReferenceDrafter(_RunnerEngine):
         return propose_loop(requests, num_tokens, stop_threshold, self.vocab_size, step_logits)
 
 
-class EagleDrafter:
+class EagleDrafter(SlotOwner):
     """Drafting with an EAGLE-style head (``draft_models.EagleDraft``) fed target features.
 
     Its cache holds, per request, only positions computed from *target* features: the
@@ -225,16 +225,6 @@ class EagleDrafter:
         self._free = list(range(max_slots))
         self.slot_of: dict[str, int] = {}
         self.cached: dict[str, list[int]] = {}  # tokens whose KV (from target features) is valid
-
-    def _slot(self, request_id: str) -> int:
-        if request_id not in self.slot_of:
-            if not self._free:
-                old = self.cache.num_slots
-                self.cache.grow(num_slots=old * 2)
-                self._free.extend(range(old, old * 2))
-            self.slot_of[request_id] = self._free.pop(0)
-            self.cached[request_id] = []
-        return self.slot_of[request_id]
 
     def ready(self, request: RequestState) -> bool:
         """Features of positions 0 .. n - 2 are published (n committed tokens)."""
@@ -312,9 +302,3 @@ class EagleDrafter:
 
     def on_verified(self, outcome: VerifyOutcome) -> None:
         """Nothing to roll back: only target-feature positions are ever marked valid."""
-
-    def release(self, request_id: str) -> None:
-        slot = self.slot_of.pop(request_id, None)
-        self.cached.pop(request_id, None)
-        if slot is not None:
-            self._free.append(slot)

@@ -75,7 +75,34 @@ class Row:
     num_logits: int  # logits wanted for the last ``num_logits`` positions
 
 
-class ModelRunner:
+class SlotOwner:
+    """One KV slot per request id, growing the cache when every slot is taken, plus the
+    record of which tokens each slot's KV covers. Users set ``cache``, ``_free``,
+    ``slot_of`` and ``cached``."""
+
+    cache: SlotKVCache
+    _free: list[int]
+    slot_of: dict[str, int]
+    cached: dict[str, list[int]]
+
+    def _slot(self, request_id: str) -> int:
+        if request_id not in self.slot_of:
+            if not self._free:
+                old = self.cache.num_slots
+                self.cache.grow(num_slots=old * 2)
+                self._free.extend(range(old, old * 2))
+            self.slot_of[request_id] = self._free.pop(0)
+            self.cached[request_id] = []
+        return self.slot_of[request_id]
+
+    def release(self, request_id: str) -> None:
+        slot = self.slot_of.pop(request_id, None)
+        self.cached.pop(request_id, None)
+        if slot is not None:
+            self._free.append(slot)
+
+
+class ModelRunner(SlotOwner):
     """Owns a model, its slot cache and the per-request record of cached tokens."""
 
     PREFILL_SPLIT = 16  # rows feeding more tokens than this run in a separate forward
@@ -93,22 +120,6 @@ class ModelRunner:
         # A token-mapped draft head computes a subset but returns full-vocabulary logits.
         self.vocab_size = int(getattr(self._head, "vocab_size", None) or self._head.weight.shape[0])
 
-    # -- slots -------------------------------------------------------------------------
-    def _slot(self, request_id: str) -> int:
-        if request_id not in self.slot_of:
-            if not self._free:
-                old = self.cache.num_slots
-                self.cache.grow(num_slots=old * 2)
-                self._free.extend(range(old, old * 2))
-            self.slot_of[request_id] = self._free.pop(0)
-            self.cached[request_id] = []
-        return self.slot_of[request_id]
-
-    def release(self, request_id: str) -> None:
-        slot = self.slot_of.pop(request_id, None)
-        self.cached.pop(request_id, None)
-        if slot is not None:
-            self._free.append(slot)
 
     def truncate(self, request_id: str, length: int) -> None:
         """Mark KV past ``length`` stale (a rollback; nothing is copied)."""
