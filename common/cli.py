@@ -16,7 +16,10 @@ from .types import InvalidInputError
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="minedraft", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="minedraft",
+        description="Batch-parallel speculative decoding (MineDraft/PSD): generate, benchmark, compare, train drafts.",
+    )
     sub = parser.add_subparsers(dest="command", required=True)
     for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
         importlib.import_module(f"{commands.__name__}.{info.name}").register(sub)
