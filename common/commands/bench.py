@@ -76,6 +76,8 @@ def config_from_args(args: argparse.Namespace):
         fields["ks"] = (args.num_speculative_tokens,)
     eng = engine_kwargs(args)
     options = {"extra_proposals": eng["extra_proposals"]} if eng["extra_proposals"] else {}
+    if eng["draft_confidence_threshold"] is not None:
+        options["draft_confidence_threshold"] = eng["draft_confidence_threshold"]
     return BenchConfig(
         target=args.target, draft=args.draft, backend=eng["backend"], dtype=eng["dtype"], device=eng["device"],
         draft_device=eng["draft_device"], allow_pickle=eng["allow_pickle"], trust_remote_code=eng["trust_remote_code"],

@@ -21,6 +21,8 @@ def add_engine_args(p: argparse.ArgumentParser, default_mode: str = "psd") -> No
     p.add_argument("--draft-device", default=None)
     p.add_argument("--lanes", default=None, help="inline | threads | cuda_streams | devices (default: by mode)")
     p.add_argument("--extra-proposals", type=int, default=0, help="PSD: draft k+e, verify within k per request")
+    p.add_argument("--draft-confidence-threshold", type=float, default=None,
+                   help="stop drafting a request once the product of draft max-probabilities falls below this")
     p.add_argument("--allow-pickle", action="store_true", help="allow loading pickle checkpoints (*.bin)")
     p.add_argument("--trust-remote-code", action="store_true")
 
@@ -31,6 +33,7 @@ def engine_kwargs(args: argparse.Namespace) -> dict:
         max_batch_size=args.max_batch_size, dtype=args.dtype, device=args.device,
         draft_device=args.draft_device, lanes=args.lanes, extra_proposals=args.extra_proposals,
         allow_pickle=args.allow_pickle, trust_remote_code=args.trust_remote_code,
+        draft_confidence_threshold=args.draft_confidence_threshold,
     )
 
 

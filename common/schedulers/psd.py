@@ -56,7 +56,9 @@ class ParallelSpeculativeScheduler(Scheduler):
         draft_future = None
         if draft_group:  # the overlap: draft the other sub-batch while the target verifies
             lengths = [self.max_draft_len(r, self.k_proposed) for r in draft_group]
-            draft_future = self.lanes.draft.submit("draft", _timed(self.drafter.propose), draft_group, lengths)
+            draft_future = self.lanes.draft.submit(
+                "draft", _timed(self.drafter.propose), draft_group, lengths, self.config.draft_confidence_threshold
+            )
         verified = self.try_wait(verify_future, verify_group, "verify")
         drafted = self.try_wait(draft_future, draft_group, "draft") if draft_future else (None, 0.0)
         if drafted is not None and drafted[0] is not None:
@@ -100,7 +102,9 @@ class ParallelSpeculativeScheduler(Scheduler):
             return 0.0
         lengths = [self.max_draft_len(r, self.k_proposed) for r in missing]
         block, seconds = self.wait(
-            self.lanes.draft.submit("draft (serial)", _timed(self.drafter.propose), missing, lengths), missing, "draft"
+            self.lanes.draft.submit("draft (serial)", _timed(self.drafter.propose), missing, lengths,
+                                    self.config.draft_confidence_threshold),
+            missing, "draft",
         )
         self._store(block)
         return seconds

@@ -79,5 +79,8 @@ class SpeculativeScheduler(_ContinuousBatching):
         assert self.drafter is not None
         t0 = time.perf_counter()
         lengths = [self.max_draft_len(r, self.config.num_speculative_tokens) for r in batch]
-        block = self.wait(self.lanes.draft.submit("draft", self.drafter.propose, batch, lengths), batch, "draft")
+        block = self.wait(
+            self.lanes.draft.submit("draft", self.drafter.propose, batch, lengths, self.config.draft_confidence_threshold),
+            batch, "draft",
+        )
         return block, time.perf_counter() - t0

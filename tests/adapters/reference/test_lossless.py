@@ -145,3 +145,18 @@ def test_sampled_outputs_follow_target_distribution(models, mode):
     p1, p2 = _exact_two_token_marginals(target, prompt, params)
     assert _chi2_pvalue([o.token_ids[0] for o in outs], p1) > 1e-3
     assert _chi2_pvalue([o.token_ids[1] for o in outs], p2) > 1e-3
+
+
+@pytest.mark.parametrize("mode", ["sd", "psd"])
+def test_confidence_threshold_shortens_drafts_and_stays_exact(models, ar_reference, mode):
+    """Drafting stops once the running product of draft max-probabilities drops below the
+    threshold: a stopping rule that depends on earlier drafts only, so output is unchanged."""
+    target, _, close = models
+    params = [SamplingParams(max_new_tokens=n) for n in MAX_NEW]
+    full, llm_full = generate(build_pair(target, close), mode, PROMPTS, params, num_speculative_tokens=5)
+    short, llm_short = generate(build_pair(target, close), mode, PROMPTS, params, num_speculative_tokens=5,
+                                draft_confidence_threshold=0.3)
+    assert [o.token_ids for o in short] == [o.token_ids for o in full] == ar_reference
+    per_step = [sum(s.proposed for s in t.steps) / sum(s.verify_batch for s in t.steps)
+                for t in (llm_full.last_trace, llm_short.last_trace)]
+    assert per_step[1] < per_step[0]
