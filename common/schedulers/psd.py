@@ -87,8 +87,9 @@ class ParallelSpeculativeScheduler(Scheduler):
         sub-batch (empty, or still waiting for its first drafts) they may join it."""
         verify_group, next_group = self.groups[self.turn], self.groups[1 - self.turn]
         cap = self.config.max_batch_size
+        # Admission cannot change coldness: only a cold sub-batch takes newcomers, which are cold.
+        cold = not verify_group or any(r.request_id not in self.stored for r in verify_group)
         while self.waiting:
-            cold = not verify_group or any(r.request_id not in self.stored for r in verify_group)
             if len(next_group) < cap and len(next_group) <= len(verify_group):
                 next_group.append(self.waiting.popleft())
             elif cold and len(verify_group) < cap:
