@@ -417,6 +417,9 @@ def register(sub: Any) -> None:
     p.add_argument("-k", "--num-speculative-tokens", type=int, default=4, help="draft length for the chained acceptance")
     p.add_argument("--resume", action="store_true",
                    help="train: start from the draft already in --out (its config and token map) instead of afresh")
+    p.add_argument("--remap-tokens", action="store_true",
+                   help="with --resume: choose the head's token subset anew from the present data (--token-map-size); "
+                        "the head is the target's, so no trained weight is lost")
     p.add_argument("--seed", type=int, default=0)
     p.set_defaults(func=run)
 
@@ -446,6 +449,8 @@ def _validate(args: argparse.Namespace) -> None:
         raise InvalidInputError(f"--num-layers must be >= 1, got {args.num_layers}")
     if args.token_map_size < 0:
         raise InvalidInputError(f"--token-map-size must be >= 0, got {args.token_map_size}")
+    if getattr(args, "remap_tokens", False) and not args.resume:
+        raise InvalidInputError("--remap-tokens applies to --resume only (a fresh draft always chooses its token map)")
     if args.copy_layers is not None:
         _layer_indices(args.copy_layers, 1 << 30)  # the format; the range is checked against the target
 
@@ -511,8 +516,8 @@ def _train_stage(args: argparse.Namespace, out: Path, data_dir: Path, fast_bf16:
     vocab = int(target.config.vocab_size)
     always = [t for t in (tok.eos_token_id,) if t is not None]
     train_prompts, _ = load_prompts(args.num_prompts, None, args.seed)
-    token_map = choose_token_map(seqs, args.token_map_size, vocab, always,
-                                 texts=[chat_ids(tok, p) for p in train_prompts])
+    token_map = fresh_map = choose_token_map(seqs, args.token_map_size, vocab, always,
+                                             texts=[chat_ids(tok, p) for p in train_prompts])
     cfg = dm.DraftConfig.for_target(target, args.kind, num_layers=num_layers, target=str(args.target),
                                     vocab_hash=dm.vocab_fingerprint(tok))
     torch.manual_seed(args.seed)
@@ -524,6 +529,9 @@ def _train_stage(args: argparse.Namespace, out: Path, data_dir: Path, fast_bf16:
         if cfg.kind != args.kind:
             raise InvalidInputError(f"--resume: the draft in {str(out)!r} is {cfg.kind!r}, not --kind {args.kind!r}")
         num_layers, copy = cfg.num_layers, list(cfg.init_layers)
+        if args.remap_tokens:
+            model.remap_tokens(fresh_map, target)
+            token_map = model.lm_head.token_map
         previous = [*cfg.training.get("previous", []), {k: v for k, v in cfg.training.items() if k != "previous"}]
     else:
         previous = []

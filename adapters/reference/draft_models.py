@@ -248,6 +248,14 @@ class _DraftBase(nn.Module):
     def vocab_size(self) -> int:
         return self.draft_config.vocab_size
 
+    def remap_tokens(self, token_map: torch.Tensor | None, target: nn.Module) -> _DraftBase:
+        """Restrict the (borrowed, untrained) head to another token subset; None: all tokens."""
+        if token_map is not None:
+            token_map = torch.as_tensor(token_map, dtype=torch.long).sort().values
+        self.lm_head = TokenMappedHead(self.vocab_size, token_map).to(self.norm.weight.device)
+        self.draft_config.token_map_size = 0 if token_map is None else int(token_map.numel())
+        return self.bind_target(target)
+
     def bind_target(self, target: nn.Module) -> _DraftBase:
         """Borrow the target's embedding and head (shared when dtype and device agree)."""
         embed, head, _ = _target_parts(target)

@@ -104,3 +104,41 @@ def _speedups(rows: list[dict[str, Any]], lane_model: CostModel) -> list[dict[st
             "bound": psd_speedup_bound(lane_model.t_draft(b, k), lane_model.t_verify(b, k)),
         })
     return out
+
+
+FLEX_BAR = 0.95  # issue: flex >= 0.95 x the best fixed mode
+
+
+def flex_bar(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Flex against the best fixed mode, per flex row (b, k), two ways:
+
+    - ``same_batch``: AR, SD, PSD rows at the same max_batch_size b (flex and PSD then hold
+      2b requests, AR and SD b);
+    - ``same_concurrency``: the reference rows (AR, SD at max_batch_size 2b, serving the
+      flex trial's requests) and PSD at b: everyone holds 2b requests, the fair test of the
+      policy itself.
+
+    SD and PSD count at the flex row's k only (flex's k0; it may choose other k per step)."""
+    out = []
+    for f in rows:
+        if f["mode"] != "flex" or f["kind"] != "scheduler":
+            continue
+        b, k = f["batch_size"], f["k"]
+
+        def pick(kind: str, batch: int, modes: tuple[str, ...], k: int = k) -> list[dict[str, Any]]:
+            return [r for r in rows if r["kind"] == kind and r["batch_size"] == batch and r["mode"] in modes
+                    and r["k"] in (0, k)]
+
+        entry: dict[str, Any] = {"batch_size": b, "k": k, "flex": f["tokens_per_second"], "bar": FLEX_BAR}
+        for name, rivals in (("same_batch", pick("scheduler", b, ("ar", "sd", "psd"))),
+                             ("same_concurrency", pick("reference", 2 * b, ("ar", "sd")) + pick("scheduler", b, ("psd",)))):
+            if not rivals:
+                entry[name] = None
+                continue
+            best = max(rivals, key=lambda r: r["tokens_per_second"])
+            ratio = f["tokens_per_second"] / best["tokens_per_second"]
+            entry[name] = {"best_mode": best["mode"], "best_batch_size": best["batch_size"],
+                           "best_tokens_per_second": best["tokens_per_second"], "ratio": ratio,
+                           "met": ratio >= FLEX_BAR}
+        out.append(entry)
+    return out

@@ -11,6 +11,11 @@ PSD that is the sub-batch size, and PSD keeps two sub-batches in flight (concurr
 2b), as MineDraft does; every trial of a group serves the same ``requests_per_batch * b``
 requests, so SD runs them in waves of b while PSD runs 2b at once. ``concurrency`` is
 recorded next to every figure.
+
+Flex keeps PSD's admission (2b in flight), so its bar (docs/flex.md) also needs the fixed
+sequential modes at *its* concurrency: when ``flex`` is among the modes, every (b, k) group
+gains ``reference`` trials, AR and SD at max_batch_size 2b serving exactly the flex trial's
+requests. They appear as their own rows (kind ``reference``) and feed ``flex_bar``.
 """
 
 from __future__ import annotations
@@ -34,14 +39,18 @@ from .workload import prompt_ids, request_params
 @dataclass
 class TrialSpec:
     mode: str
-    kind: str  # "scheduler" (a minedraft mode) or "peer"
+    kind: str  # "scheduler" (a minedraft mode), "peer", or "reference" (a fixed mode at flex's concurrency)
     batch_size: int
     k: int
     rep: int
+    requests: int | None = None  # default: requests_per_batch * batch_size
 
     @property
     def key(self) -> tuple[str, int, int]:
         return (self.mode, self.batch_size, self.k)
+
+
+REFERENCE_MODES = ("ar", "sd")  # the flex bar's fixed modes run at flex's concurrency
 
 
 def build_engines(config: BenchConfig) -> EnginePair:
@@ -64,13 +73,17 @@ def plan(config: BenchConfig, peers: dict[str, bool]) -> list[TrialSpec]:
     """Groups (b, k) in order; inside a group every mode once, rotated per repetition.
     Modes without a drafter do not depend on k and run in the first k's group only; the
     peers (batch 1 only; ``peers`` maps a name to whether it uses the draft) join the b = 1
-    group."""
+    group; with flex, the reference trials (AR, SD at 2b) join each group."""
     trials: list[TrialSpec] = []
     groups = [(b, k) for b in config.batch_sizes for k in config.ks]
     for rep in range(config.repeats):
         for gi, (b, k) in enumerate(groups):
             entries = [TrialSpec(m, "scheduler", b, k if SCHEDULERS[m].needs_drafter else 0, rep)
                        for m in config.modes if SCHEDULERS[m].needs_drafter or k == config.ks[0]]
+            if "flex" in config.modes:
+                entries += [TrialSpec(m, "reference", 2 * b, k if SCHEDULERS[m].needs_drafter else 0, rep,
+                                      requests=b * config.requests_per_batch)
+                            for m in REFERENCE_MODES if SCHEDULERS[m].needs_drafter or k == config.ks[0]]
             if b == 1 and k == config.ks[0]:
                 entries += [TrialSpec(name, "peer", 1, k if drafts else 0, rep) for name, drafts in peers.items()]
             shift = (rep + gi) % len(entries) if entries else 0
@@ -116,7 +129,7 @@ class Bench:
 
     # -- trials ------------------------------------------------------------------------------
     def run_trial(self, spec: TrialSpec, n: int | None = None, max_new_tokens: int | None = None) -> dict[str, Any]:
-        n = n or spec.batch_size * self.config.requests_per_batch
+        n = n or spec.requests or spec.batch_size * self.config.requests_per_batch
         if spec.kind == "peer":
             return self._peer_trial(spec, n, max_new_tokens)
         cfg = self.config
@@ -138,7 +151,7 @@ class Bench:
             [o.metrics["ttft"] for o in ok], [t0 + o.metrics["ttft"] for o in ok], wall, cfg.keep_steps,
         ))
         record["errors"] = len(outs) - len(ok)
-        if max_new_tokens is None:
+        if max_new_tokens is None and spec.kind == "scheduler":
             self.last_traces[spec.key] = llm.last_trace
             self.outputs[(*spec.key, spec.rep)] = [o.token_ids for o in outs]
         return record
@@ -162,7 +175,7 @@ class Bench:
         return record
 
     def _record(self, spec: TrialSpec, n: int, lanes: str, threads: int | None) -> dict[str, Any]:
-        overlapping = spec.kind == "scheduler" and lanes != "inline" and spec.mode != "ar"
+        overlapping = spec.kind != "peer" and lanes != "inline" and spec.mode != "ar"
         return {
             "mode": spec.mode, "kind": spec.kind, "batch_size": spec.batch_size, "k": spec.k,
             "concurrency": 2 * spec.batch_size if overlapping else spec.batch_size, "rep": spec.rep, "order": 0,
@@ -177,6 +190,8 @@ class Bench:
         if self.config.temperature > 0:
             return
         for t in trials:
+            if t["kind"] == "reference":  # its outputs are not kept (other requests than the sweep's rows)
+                continue
             ref = self.outputs.get(("ar", t["batch_size"], 0, t["rep"]))
             mine = self.outputs.get((t["mode"], t["batch_size"], t["k"], t["rep"]))
             if ref is not None and mine is not None:
@@ -209,7 +224,7 @@ class Bench:
 
     def _total_units(self) -> int:
         cfg = self.config
-        warm = len({(s.mode, s.kind) for s in self.trials}) if cfg.warmup else 0
+        warm = len({(s.mode, s.kind == "peer") for s in self.trials}) if cfg.warmup else 0
         calib = 0
         if cfg.calibrate:
             per = len(cfg.batch_sizes) * (len(set(cfg.ks) | {0}) if self.engines.drafter is not None else 1)
@@ -221,9 +236,9 @@ class Bench:
         if not self.config.warmup:
             return
         b = min(self.config.batch_sizes)
-        for spec in {(s.mode, s.kind): s for s in self.trials if s.rep == 0}.values():
+        for spec in {(s.mode, s.kind == "peer"): s for s in self.trials if s.rep == 0}.values():
             bar.set_description(f"warm-up {spec.mode}")
-            self.run_trial(TrialSpec(spec.mode, spec.kind, b if spec.kind == "scheduler" else 1, spec.k, -1),
+            self.run_trial(TrialSpec(spec.mode, spec.kind, b if spec.kind != "peer" else 1, spec.k, -1),
                            n=2, max_new_tokens=4)
             bar.update(1)
 
@@ -257,11 +272,12 @@ class Bench:
     def _assemble(self, trials: list[dict[str, Any]], calibration: list[dict[str, Any]],
                   coop: dict[str, Any] | None, argv: list[str] | None, created: str) -> dict[str, Any]:
         cfg = self.config
-        groups: dict[tuple[str, int, int], list[dict[str, Any]]] = {}
+        groups: dict[tuple[str, str, int, int], list[dict[str, Any]]] = {}
         for t in trials:
-            groups.setdefault((t["mode"], t["batch_size"], t["k"]), []).append(t)
+            groups.setdefault((t["mode"], t["kind"], t["batch_size"], t["k"]), []).append(t)
         rows = [aggregate(ts) for ts in groups.values()]
-        rows.sort(key=lambda r: (r["kind"] != "scheduler", r["batch_size"], r["k"], r["mode"]))
+        rank = {"scheduler": 0, "reference": 1}
+        rows.sort(key=lambda r: (rank.get(r["kind"], 2), r["batch_size"], r["k"], r["mode"]))
         results: dict[str, Any] = {
             "schema": schema.SCHEMA_NAME, "schema_version": schema.SCHEMA_VERSION, "created": created,
             "label": cfg.label or f"{cfg.backend} {self.engines.info.get('device', cfg.device)} {cfg.preset} "
@@ -274,6 +290,8 @@ class Bench:
             "cooperative_verification": coop, "files": {}, "notes": self.notes,
         }
         results["cost_model"] = analysis.analyse(results, calibration)
+        if "flex" in cfg.modes:
+            results["flex_bar"] = analysis.flex_bar(rows)
         return results
 
     def _write_files(self, results: dict[str, Any], origin: float) -> None:

@@ -36,7 +36,7 @@ def throughput_plot(results: dict[str, Any], path: str | Path) -> None:
     """Measured tokens/s (median, min-max bars) per mode; dashed: cost-model prediction. One
     panel per draft length k when several were run (k-independent modes in every panel)."""
     plt = _pyplot()
-    rows = results["results"]
+    rows = [r for r in results["results"] if r["kind"] != "reference"]  # flex-bar rows: in the table only
     ks = sorted({r["k"] for r in rows if r["k"] > 0}) or [0]
     fig, axes = plt.subplots(1, len(ks), figsize=(4.2 + 3.3 * len(ks), 4.5), squeeze=False, sharey=True)
     for ax, k in zip(axes[0], ks):

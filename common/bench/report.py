@@ -32,7 +32,7 @@ def result_rows(results: dict[str, Any]) -> list[list[str]]:
         lat = r["latency"]
         pred = r["predicted"]["tokens_per_second"] if r["predicted"] else None
         rows.append([
-            r["mode"], str(r["batch_size"]), str(r["k"]), str(r["concurrency"]), _f(r["threads_total"], "{}"),
+            r["mode"] + ("*" if r["kind"] == "reference" else ""), str(r["batch_size"]), str(r["k"]), str(r["concurrency"]), _f(r["threads_total"], "{}"),
             _f(r["tokens_per_second"]) + ("" if r["reps"] == 1 else f" ±{(r['tokens_per_second_max'] - r['tokens_per_second_min']) / 2:.1f}"),
             _f(pred), _f(r["decode_tokens_per_second"]),
             f"{lat['mean']:.2f}/{lat['p50']:.2f}/{lat['p90']:.2f}", f"{r['ttft']['p50']:.2f}",
@@ -94,6 +94,21 @@ def _coop_lines(coop: dict[str, Any]) -> list[str]:
     return lines
 
 
+def _flex_lines(bar: list[dict[str, Any]]) -> list[str]:
+    lines = ["", "Flex against the best fixed mode (bar: flex >= 0.95x; *: AR/SD at flex's concurrency 2b):"]
+    for e in bar:
+        parts = []
+        for name, label in (("same_concurrency", "same concurrency"), ("same_batch", "same max_batch_size")):
+            c = e[name]
+            if c is None:
+                parts.append(f"{label}: -")
+                continue
+            parts.append(f"{label}: {c['ratio']:.2f}x vs {c['best_mode']} b={c['best_batch_size']} "
+                         f"({c['best_tokens_per_second']:.1f} tok/s) {'met' if c['met'] else 'NOT met'}")
+        lines.append(f"  b={e['batch_size']} k={e['k']}: flex {e['flex']:.1f} tok/s; " + "; ".join(parts))
+    return lines
+
+
 def render(results: dict[str, Any]) -> str:
     cfg = results["config"]
     out = [f"minedraft bench: {results['label']}",
@@ -105,9 +120,11 @@ def render(results: dict[str, Any]) -> str:
            "", table(RESULT_HEADERS, result_rows(results)),
            "b: requests verified together (per sub-batch for PSD); conc: requests in flight; thr: intra-op threads "
            "in use (all lanes); pred: cost-model steady state; step/max: PSD step time / max(T_draft, T_verify); "
-           "=AR: share of outputs equal to AR's"]
+           "=AR: share of outputs equal to AR's; mode*: a reference row at flex's concurrency (flex bar)"]
     if results["cost_model"]:
         out += _cost_lines(results["cost_model"]) + _step_table(results["results"])
+    if results.get("flex_bar"):
+        out += _flex_lines(results["flex_bar"])
     if results["cooperative_verification"]:
         out += _coop_lines(results["cooperative_verification"])
     cond = results["conditions"]

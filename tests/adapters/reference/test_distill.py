@@ -140,3 +140,26 @@ def test_standalone_training_raises_agreement(target, sequences, tmp_path):
     distill.train(model, tmp_path, minutes=5, max_steps=60, lr=3e-3, batch_size=4, log=lambda m: None)
     after = distill.acceptance(model, target.lm_head.weight, seqs[:5], seqs[5:], 2)["greedy"]
     assert after["first_token_agreement"] > before["first_token_agreement"] + 0.2
+
+
+def test_remap_tokens_keeps_trained_weights_and_changes_only_the_subset(target, trained, tmp_path):
+    model, seqs, _, _ = trained
+    cfg = dm.DraftConfig.for_target(target, "eagle", num_layers=1)
+    copy = dm.build_draft(cfg, target, token_map=model.lm_head.token_map, copy_layers=[1])
+    copy.load_state_dict(model.state_dict())
+    new_map = distill.choose_token_map(seqs, 64, 96)
+    copy.remap_tokens(new_map, target)
+    assert torch.equal(copy.lm_head.token_map, new_map) and copy.draft_config.token_map_size == 64
+    assert torch.equal(copy.lm_head.weight_sub, target.lm_head.weight[new_map])
+    trained_keys = [k for k in model.state_dict() if not k.startswith("lm_head")]
+    assert all(torch.equal(copy.state_dict()[k], model.state_dict()[k]) for k in trained_keys)
+    # the full-vocabulary logits agree with the old head on the tokens both subsets hold
+    x = torch.randn(3, cfg.hidden_size, dtype=torch.float64)
+    both = torch.tensor(sorted(set(new_map.tolist()) & set(model.lm_head.token_map.tolist())))
+    assert torch.allclose(copy.lm_head(x)[:, both], model.lm_head(x)[:, both])
+    assert torch.isinf(copy.lm_head(x)[:, [t for t in range(96) if t not in set(new_map.tolist())]]).all()
+
+
+def test_cli_remap_tokens_needs_resume(capsys, tmp_path):
+    assert main(["distill", "--out", str(tmp_path), "--remap-tokens"]) == 2
+    assert "--remap-tokens applies to --resume only" in capsys.readouterr().err
