@@ -449,7 +449,7 @@ def _validate(args: argparse.Namespace) -> None:
         raise InvalidInputError(f"--num-layers must be >= 1, got {args.num_layers}")
     if args.token_map_size < 0:
         raise InvalidInputError(f"--token-map-size must be >= 0, got {args.token_map_size}")
-    if getattr(args, "remap_tokens", False) and not args.resume:
+    if args.remap_tokens and not args.resume:
         raise InvalidInputError("--remap-tokens applies to --resume only (a fresh draft always chooses its token map)")
     if args.copy_layers is not None:
         _layer_indices(args.copy_layers, 1 << 30)  # the format; the range is checked against the target

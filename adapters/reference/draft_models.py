@@ -250,10 +250,8 @@ class _DraftBase(nn.Module):
 
     def remap_tokens(self, token_map: torch.Tensor | None, target: nn.Module) -> _DraftBase:
         """Restrict the (borrowed, untrained) head to another token subset; None: all tokens."""
-        if token_map is not None:
-            token_map = torch.as_tensor(token_map, dtype=torch.long).sort().values
+        token_map = _sorted_map(token_map, self.draft_config)
         self.lm_head = TokenMappedHead(self.vocab_size, token_map).to(self.norm.weight.device)
-        self.draft_config.token_map_size = 0 if token_map is None else int(token_map.numel())
         return self.bind_target(target)
 
     def bind_target(self, target: nn.Module) -> _DraftBase:
@@ -433,13 +431,22 @@ DraftModel = StandaloneDraft | EagleDraft
 _CLASSES: dict[str, type[_DraftBase]] = {"eagle": EagleDraft, "standalone": StandaloneDraft}
 
 
+def _sorted_map(token_map: torch.Tensor | None, cfg: DraftConfig) -> torch.Tensor | None:
+    """The token subset as sorted ids (None: the full vocabulary), recorded in ``cfg``."""
+    if token_map is None:
+        cfg.token_map_size = 0
+        return None
+    token_map = torch.as_tensor(token_map, dtype=torch.long).sort().values
+    cfg.token_map_size = int(token_map.numel())
+    return token_map
+
+
 def build_draft(cfg: DraftConfig, target: nn.Module | None = None, token_map: torch.Tensor | None = None,
                 copy_layers: Sequence[int] = (), dtype: torch.dtype | None = None) -> _DraftBase:
     """A fresh draft for ``target`` (layers optionally copied from it), bound to its embedding
     and head, in ``dtype`` (default: the target's)."""
     if token_map is not None:
-        token_map = torch.as_tensor(token_map, dtype=torch.long).sort().values
-        cfg.token_map_size = int(token_map.numel())
+        token_map = _sorted_map(token_map, cfg)
     model = _CLASSES[cfg.kind](cfg, token_map)
     if target is not None:
         ref = target.get_input_embeddings().weight

@@ -109,6 +109,12 @@ def _speedups(rows: list[dict[str, Any]], lane_model: CostModel) -> list[dict[st
 FLEX_BAR = 0.95  # issue: flex >= 0.95 x the best fixed mode
 
 
+def _rows(rows: list[dict[str, Any]], kind: str, batch: int, modes: tuple[str, ...], k: int) -> list[dict[str, Any]]:
+    """Rows of ``kind`` at ``batch`` for ``modes``, k-independent (k = 0) or at draft cap k."""
+    return [r for r in rows if r["kind"] == kind and r["batch_size"] == batch and r["mode"] in modes
+            and r["k"] in (0, k)]
+
+
 def flex_bar(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Flex against the best fixed mode, per flex row (b, k), two ways:
 
@@ -124,14 +130,10 @@ def flex_bar(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
         if f["mode"] != "flex" or f["kind"] != "scheduler":
             continue
         b, k = f["batch_size"], f["k"]
-
-        def pick(kind: str, batch: int, modes: tuple[str, ...], k: int = k) -> list[dict[str, Any]]:
-            return [r for r in rows if r["kind"] == kind and r["batch_size"] == batch and r["mode"] in modes
-                    and r["k"] in (0, k)]
-
         entry: dict[str, Any] = {"batch_size": b, "k": k, "flex": f["tokens_per_second"], "bar": FLEX_BAR}
-        for name, rivals in (("same_batch", pick("scheduler", b, ("ar", "sd", "psd"))),
-                             ("same_concurrency", pick("reference", 2 * b, ("ar", "sd")) + pick("scheduler", b, ("psd",)))):
+        same_batch = _rows(rows, "scheduler", b, ("ar", "sd", "psd"), k)
+        same_concurrency = _rows(rows, "reference", 2 * b, ("ar", "sd"), k) + _rows(rows, "scheduler", b, ("psd",), k)
+        for name, rivals in (("same_batch", same_batch), ("same_concurrency", same_concurrency)):
             if not rivals:
                 entry[name] = None
                 continue
