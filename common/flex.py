@@ -44,6 +44,15 @@ probed for one step when it is predicted within ``explore_gap`` of the best and 
 never run at a batch size within a factor 1.5 of the present one (the fit would be an
 extrapolation) or not run for ``explore_every`` decisions (costs drift).
 
+**Measured cells before the fit.** The linear fits extrapolate badly where cost is not
+linear in the positions verified: on a CPU a target forward over 1 row can cost half one
+over 2 to 4 rows (matrix products with few rows), so a fit through AR steps and k = 2
+verifications underestimates k = 1 and overestimates k = 0. The policy therefore also keeps
+an exponential average of the measured seconds per exact cell (family, draft or verify,
+batch, forwards or rounded draft length) and predicts from a cell once it has
+``cell_min_obs`` observations; cells never run fall back to the fit. A mispredicted
+candidate gets chosen, measured and corrected, so the choice converges on what was timed.
+
 **Hysteresis.** The policy keeps a current (mode, k) and switches to the predicted best
 only after ``patience`` consecutive decisions in which some candidate beats the current
 one by more than ``margin`` (relative predicted tokens/s).
@@ -75,6 +84,8 @@ class FlexSettings:
     prior_alpha: float = 0.5
     prior_weight: float = 4.0  # pseudo-observations behind each shrunk estimate
     schedule: tuple[tuple[str, int], ...] = ()  # fixed cyclic (mode, k) plan: tests, ablations
+    cell_min_obs: int = 1  # predict from a measured (family, batch, length) cell after this many; 0: fit only
+    cell_weight: float = 0.3  # weight of a new observation in a cell's running average
 
     def __post_init__(self) -> None:
         if not self.ks or any(not isinstance(k, int) or k < 1 for k in self.ks):
@@ -85,6 +96,10 @@ class FlexSettings:
             raise InvalidInputError(f"FlexSettings.patience must be an int >= 1, got {self.patience!r}")
         if not 0.0 < self.decay <= 1.0:
             raise InvalidInputError(f"FlexSettings.decay must be in (0, 1], got {self.decay!r}")
+        if not isinstance(self.cell_min_obs, int) or self.cell_min_obs < 0:
+            raise InvalidInputError(f"FlexSettings.cell_min_obs must be an int >= 0, got {self.cell_min_obs!r}")
+        if not 0.0 < self.cell_weight <= 1.0:
+            raise InvalidInputError(f"FlexSettings.cell_weight must be in (0, 1], got {self.cell_weight!r}")
         if not 0.0 <= self.prior_alpha <= 1.0:
             raise InvalidInputError(f"FlexSettings.prior_alpha must be in [0, 1], got {self.prior_alpha!r}")
         for mode, k in self.schedule:
@@ -182,6 +197,39 @@ def expected_forwards(gammas: Sequence[float], k: int) -> float:
     return total
 
 
+CELL_TOLERANCE = 0.25  # a mean length within this of an integer falls in that integer's cell
+
+
+class MeasuredCells:
+    """Running averages of measured seconds per exact cell (family, "draft" or "verify",
+    batch, length); a fractional length (confidence stops) has a cell only near an integer."""
+
+    def __init__(self, weight: float = 0.3) -> None:
+        self.weight = weight
+        self.seconds: dict[tuple[str, str, int, int], float] = {}
+        self.counts: dict[tuple[str, str, int, int], int] = {}
+
+    @staticmethod
+    def key(family: str, kind: str, batch: int, length: float) -> tuple[str, str, int, int] | None:
+        rounded = round(length)
+        return (family, kind, batch, rounded) if abs(length - rounded) <= CELL_TOLERANCE else None
+
+    def add(self, family: str, kind: str, batch: int, length: float, seconds: float) -> None:
+        key = self.key(family, kind, batch, length)
+        if key is None:
+            return
+        n = self.counts.get(key, 0)
+        old = self.seconds.get(key, seconds)
+        self.seconds[key] = seconds if n == 0 else old + self.weight * (seconds - old)
+        self.counts[key] = n + 1
+
+    def get(self, family: str, kind: str, batch: int, length: float, min_obs: int) -> float | None:
+        key = self.key(family, kind, batch, length)
+        if min_obs < 1 or key is None or self.counts.get(key, 0) < min_obs:
+            return None
+        return self.seconds[key]
+
+
 @dataclass
 class Decision:
     mode: str  # "psd", "sd" or "ar"
@@ -204,6 +252,7 @@ class FlexPolicy:
         self._overhead_seen = {"overlapped": False, "sequential": False}
         s = self.settings
         self.acceptance = AcceptanceTracker(s.decay, s.prior_alpha, s.prior_weight)
+        self.cells = MeasuredCells(s.cell_weight)
         k_alt = max(1, k0 // 2) if k0 > 1 else 2
         self.warmup_plan = {"psd": (k0, k_alt, k_alt), "sd": (k0, k_alt), "ar": (0,)}
         self.current: tuple[str, int] | None = None
@@ -219,11 +268,13 @@ class FlexPolicy:
     def observe_draft(self, family: str, batch: int, forwards: int, seconds: float) -> None:
         if batch > 0 and forwards > 0 and seconds > 0:
             self.models[family].observe_draft(batch, forwards, seconds)
+            self.cells.add(family, "draft", batch, forwards, seconds)
             self.measured[family, "draft"] += 1
 
     def observe_verify(self, family: str, batch: int, mean_len: float, seconds: float) -> None:
         if batch > 0 and seconds > 0:
             self.models[family].observe_verify(batch, mean_len, seconds)  # type: ignore[arg-type]
+            self.cells.add(family, "verify", batch, mean_len, seconds)
             self.measured[family, "verify"] += 1
 
     def usable(self, mode: str) -> bool:
@@ -268,22 +319,32 @@ class FlexPolicy:
             return 0.0
         acc = self.acceptance
         if mode == "ar":
-            seq = self.models["sequential"]
-            return n / (seq.t_verify(n, 0) + self.overhead["sequential"])
+            return n / (self.t_verify("sequential", n, 0) + self.overhead["sequential"])
         tokens = sum(expected_tokens(acc.alpha(r), acc.gamma(r), k) for r in ids)
         if mode == "sd":
-            seq = self.models["sequential"]
-            step = seq.t_draft(n, self._forwards(ids, k)) + seq.t_verify(n, self._mean_len(ids, k))
+            step = self.t_draft("sequential", n, self._forwards(ids, k)) + self.t_verify("sequential", n,
+                                                                                         self._mean_len(ids, k))
             return tokens / (step + self.overhead["sequential"])
         if mode == "psd":
             if not first or not second:
                 raise ValueError("psd needs two non-empty sub-batches")
-            ov, c = self.models["overlapped"], self.overhead["overlapped"]
-            draft = {i: ov.t_draft(len(g), self._forwards(g, k)) for i, g in enumerate((first, second))}
-            verify = {i: ov.t_verify(len(g), self._mean_len(g, k)) for i, g in enumerate((first, second))}
+            c = self.overhead["overlapped"]
+            draft = {i: self.t_draft("overlapped", len(g), self._forwards(g, k)) for i, g in enumerate((first, second))}
+            verify = {i: self.t_verify("overlapped", len(g), self._mean_len(g, k)) for i, g in enumerate((first, second))}
             cycle = max(draft[1], verify[0]) + max(draft[0], verify[1]) + 2 * c
             return tokens / cycle
         raise ValueError(f"mode must be one of {FLEX_MODES}, got {mode!r}")
+
+    def t_verify(self, family: str, batch: int, mean_len: float) -> float:
+        """Seconds of one verification: the measured cell where there is one, else the fit."""
+        cell = self.cells.get(family, "verify", batch, mean_len, self.settings.cell_min_obs)
+        return cell if cell is not None else self.models[family].t_verify(batch, mean_len)  # type: ignore[arg-type]
+
+    def t_draft(self, family: str, batch: int, forwards: float) -> float:
+        if forwards <= 0:
+            return 0.0
+        cell = self.cells.get(family, "draft", batch, forwards, self.settings.cell_min_obs)
+        return cell if cell is not None else self.models[family].t_draft(batch, forwards)  # type: ignore[arg-type]
 
     def _forwards(self, ids: Sequence[str], k: int) -> float:
         gammas = [self.acceptance.gamma(r) for r in ids]

@@ -10,6 +10,7 @@ from minedraft.backends import EnginePair, EngineSpec
 from minedraft.types import InvalidInputError
 
 from . import draft_models
+from .cpu_kernels import use_few_rows_products
 from .engines import EagleDrafter, FeatureStore
 from .loading import check_same_vocabulary, load_causal_lm, load_tokenizer, resolve_dtype
 from .particles import ParticleDrafter, ParticleTarget
@@ -77,6 +78,11 @@ class ReferenceBackend:
         )
         tokenizer = load_tokenizer(spec.tokenizer if spec.tokenizer is not None else spec.target,
                                    trust_remote_code=spec.trust_remote_code)
+        few_rows = spec.options.get("few_rows_products", True)
+        if not isinstance(few_rows, bool):
+            raise InvalidInputError(f"options['few_rows_products'] must be a bool, got {few_rows!r}")
+        if few_rows:  # CPU fp32 decoding products on a few rows: see cpu_kernels
+            use_few_rows_products(target_model)
         slots = max(8, 2 * spec.max_batch_size)
         target_runner = ModelRunner(target_model, max_slots=slots)
         drafter: ParticleDrafter | EagleDrafter | None = None
@@ -87,6 +93,8 @@ class ReferenceBackend:
             draft_dtype = resolve_dtype(spec.options.get("draft_dtype", dtype), draft_device)
             draft_model = _load_minedraft_draft(spec.draft, target_model, draft_dtype, draft_device)
             _check_fingerprint(draft_model.draft_config, tokenizer)
+            if few_rows:
+                use_few_rows_products(draft_model)
             if isinstance(draft_model, draft_models.EagleDraft):
                 store = FeatureStore()
                 drafter = with_trees(EagleDrafter)(draft_model, store, max_slots=slots)
@@ -105,6 +113,8 @@ class ReferenceBackend:
                     draft_tok = load_tokenizer(spec.draft, trust_remote_code=spec.trust_remote_code)
                 except (OSError, ValueError):
                     draft_tok = None  # a draft without its own tokenizer files shares the target's
+            if few_rows:
+                use_few_rows_products(draft_model)
             runner = ModelRunner(draft_model, max_slots=slots)
             check_same_vocabulary(tokenizer, draft_tok, target_runner.vocab_size, runner.vocab_size)
             drafter = with_trees(ParticleDrafter)(runner)

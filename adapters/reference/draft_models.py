@@ -37,6 +37,8 @@ from torch import nn
 
 from minedraft.types import InvalidInputError
 
+from .cpu_kernels import few_rows_linear
+
 FORMAT = "minedraft-draft"
 CONFIG_NAME = "config.json"
 WEIGHTS_NAME = "model.safetensors"
@@ -213,7 +215,7 @@ class TokenMappedHead(nn.Module):
         return self.weight_sub
 
     def subset_logits(self, x: torch.Tensor) -> torch.Tensor:
-        return F.linear(x, self.weight_sub.to(x.dtype))
+        return few_rows_linear(x, self.weight_sub.to(x.dtype))
 
     def expand(self, sub: torch.Tensor) -> torch.Tensor:
         """Subset logits ``[..., N]`` -> full-vocabulary logits ``[..., vocab]``."""

@@ -291,6 +291,53 @@ def test_stale_modes_are_probed_again():
     assert all(b - a > 10 for a, b in zip(probes, probes[1:]))
 
 
+# A CPU-like sequential table at N = 2 requests: one row through the target (AR) is cheap,
+# 2 to 4 rows cost about three times as much and then little more; drafts are cheap.
+NONLINEAR_VERIFY = {0: 0.10, 1: 0.30, 2: 0.31, 3: 0.32}
+DRAFT_PER_FORWARD = 0.01
+
+
+def measured_policy(alpha: float, **settings) -> FlexPolicy:
+    """A policy (warm-up off, no hysteresis) whose sequential costs at N = 2 were fed as the
+    scheduler feeds them: each (k) cell twice, verify and draft."""
+    s = dict(ks=(1, 2, 3), warmup=False, margin=0.0, patience=1, prior_alpha=alpha)
+    s.update(settings)
+    policy = FlexPolicy(3, FlexSettings(**s))
+    for _ in range(2):
+        for k, seconds in NONLINEAR_VERIFY.items():
+            policy.observe_verify("sequential", 2, float(k), seconds)
+            if k:
+                policy.observe_draft("sequential", 2, k, k * DRAFT_PER_FORWARD)
+    return policy
+
+
+def test_measured_cells_override_a_linear_fit_that_misleads():
+    alpha, groups = 0.8, split(2)
+    true = {("ar", 0): 2 / NONLINEAR_VERIFY[0]}
+    for k in (1, 2, 3):
+        true["sd", k] = 2 * expected_tokens(alpha, 1.0, k) / (NONLINEAR_VERIFY[k] + k * DRAFT_PER_FORWARD)
+    assert max(true, key=true.get) == ("ar", 0)  # AR is best on the measured table ...
+    fit_only = measured_policy(alpha, cell_min_obs=0)
+    assert fit_only.decide(groups, overlap=False).mode == "sd"  # ... but the line through it says SD
+    policy = measured_policy(alpha)
+    for (mode, k), tokens_per_s in true.items():
+        assert policy.predict(mode, k, groups) == pytest.approx(tokens_per_s, rel=1e-9)
+    d = policy.decide(groups, overlap=False)
+    assert (d.mode, d.k) == ("ar", 0)
+    # A batch size never measured falls back to the fit.
+    assert policy.t_verify("sequential", 3, 1.0) == pytest.approx(policy.models["sequential"].t_verify(3, 1))
+
+
+def test_measured_cells_average_recent_observations_and_skip_fractional_lengths():
+    policy = FlexPolicy(2, FlexSettings(cell_weight=0.5, cell_min_obs=2))
+    policy.observe_verify("sequential", 4, 2.0, 0.2)
+    assert policy.cells.get("sequential", "verify", 4, 2.0, 2) is None  # one observation: not yet
+    policy.observe_verify("sequential", 4, 2.1, 0.4)  # within the tolerance of 2: same cell
+    assert policy.cells.get("sequential", "verify", 4, 2.0, 2) == pytest.approx(0.3)
+    policy.observe_verify("sequential", 4, 1.5, 9.0)  # a fractional mean (confidence stops): fit only
+    assert policy.cells.counts == {("sequential", "verify", 4, 2): 2}
+
+
 def test_schedule_overrides_and_falls_back_without_two_sub_batches():
     policy = FlexPolicy(4, FlexSettings(schedule=(("psd", 3), ("ar", 0), ("sd", 5))))
     got = [(d.mode, d.k) for d in (policy.decide(split(4)) for _ in range(4))]
@@ -299,7 +346,8 @@ def test_schedule_overrides_and_falls_back_without_two_sub_batches():
 
 
 @pytest.mark.parametrize("bad", [dict(ks=()), dict(ks=(0,)), dict(margin=-0.1), dict(patience=0), dict(decay=0.0),
-                                 dict(prior_alpha=1.5), dict(schedule=(("tree", 1),)), dict(schedule=(("sd", -1),))])
+                                 dict(prior_alpha=1.5), dict(schedule=(("tree", 1),)), dict(schedule=(("sd", -1),)),
+                                 dict(cell_min_obs=-1), dict(cell_weight=0.0), dict(cell_weight=1.5)])
 def test_settings_validation(bad):
     with pytest.raises(InvalidInputError):
         FlexSettings(**bad)
