@@ -50,8 +50,11 @@ over 2 to 4 rows (matrix products with few rows), so a fit through AR steps and 
 verifications underestimates k = 1 and overestimates k = 0. The policy therefore also keeps
 an exponential average of the measured seconds per exact cell (family, draft or verify,
 batch, forwards or rounded draft length) and predicts from a cell once it has
-``cell_min_obs`` observations; cells never run fall back to the fit. A mispredicted
-candidate gets chosen, measured and corrected, so the choice converges on what was timed.
+``cell_min_obs`` observations. A cell never run borrows the correction of the nearest
+measured batch size at the same length: the fit times measured / fitted there (the shape
+of the nonlinearity, e.g. one row cheap and two expensive, carries over between batch
+sizes); with no such cell the fit alone. A mispredicted candidate gets chosen, measured
+and corrected, so the choice converges on what was timed.
 
 **Hysteresis.** The policy keeps a current (mode, k) and switches to the predicted best
 only after ``patience`` consecutive decisions in which some candidate beats the current
@@ -61,7 +64,7 @@ one by more than ``margin`` (relative predicted tokens/s).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from .cost_model import CostModel
@@ -229,6 +232,16 @@ class MeasuredCells:
             return None
         return self.seconds[key]
 
+    def nearest(self, family: str, kind: str, batch: int, length: float, min_obs: int) -> tuple[int, float] | None:
+        """(batch, seconds) of the measured cell at the same length whose batch is nearest
+        ``batch`` in ratio, or None."""
+        key = self.key(family, kind, batch, length)
+        if min_obs < 1 or key is None:
+            return None
+        found = [(abs(math.log(b / batch)), b, sec) for (f, kd, b, n), sec in self.seconds.items()
+                 if (f, kd, n) == (family, kind, key[3]) and self.counts[f, kd, b, n] >= min_obs]
+        return min(found)[1:] if found else None
+
 
 @dataclass
 class Decision:
@@ -336,15 +349,24 @@ class FlexPolicy:
         raise ValueError(f"mode must be one of {FLEX_MODES}, got {mode!r}")
 
     def t_verify(self, family: str, batch: int, mean_len: float) -> float:
-        """Seconds of one verification: the measured cell where there is one, else the fit."""
-        cell = self.cells.get(family, "verify", batch, mean_len, self.settings.cell_min_obs)
-        return cell if cell is not None else self.models[family].t_verify(batch, mean_len)  # type: ignore[arg-type]
+        """Seconds of one verification: the measured cell, else the corrected fit."""
+        return self._cost(family, "verify", batch, mean_len, self.models[family].t_verify)
 
     def t_draft(self, family: str, batch: int, forwards: float) -> float:
         if forwards <= 0:
             return 0.0
-        cell = self.cells.get(family, "draft", batch, forwards, self.settings.cell_min_obs)
-        return cell if cell is not None else self.models[family].t_draft(batch, forwards)  # type: ignore[arg-type]
+        return self._cost(family, "draft", batch, forwards, self.models[family].t_draft)
+
+    def _cost(self, family: str, kind: str, batch: int, length: float, fit: Callable[[int, float], float]) -> float:
+        min_obs = self.settings.cell_min_obs
+        cell = self.cells.get(family, kind, batch, length, min_obs)
+        if cell is not None:
+            return cell
+        near = self.cells.nearest(family, kind, batch, length, min_obs)
+        fitted = fit(batch, length)
+        if near is None or fit(near[0], length) < 1e-6:
+            return fitted
+        return fitted * near[1] / fit(near[0], length)
 
     def _forwards(self, ids: Sequence[str], k: int) -> float:
         gammas = [self.acceptance.gamma(r) for r in ids]

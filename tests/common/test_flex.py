@@ -324,8 +324,16 @@ def test_measured_cells_override_a_linear_fit_that_misleads():
         assert policy.predict(mode, k, groups) == pytest.approx(tokens_per_s, rel=1e-9)
     d = policy.decide(groups, overlap=False)
     assert (d.mode, d.k) == ("ar", 0)
-    # A batch size never measured falls back to the fit.
-    assert policy.t_verify("sequential", 3, 1.0) == pytest.approx(policy.models["sequential"].t_verify(3, 1))
+    # A batch size never measured: the fit, corrected by measured / fitted at the nearest
+    # measured batch size (here N = 2) for the same length; AR still wins there.
+    fit = policy.models["sequential"]
+    for k in (0, 1, 3):
+        want = fit.t_verify(6, k) * NONLINEAR_VERIFY[k] / fit.t_verify(2, k)
+        assert policy.t_verify("sequential", 6, float(k)) == pytest.approx(want, rel=1e-9)
+    assert policy.decide(split(6), overlap=False).mode == "ar"
+    assert fit_only.decide(split(6), overlap=False).mode == "sd"
+    # No measured cell at that length at all: the fit alone.
+    assert policy.t_verify("sequential", 6, 5.0) == pytest.approx(fit.t_verify(6, 5))
 
 
 def test_measured_cells_average_recent_observations_and_skip_fractional_lengths():
