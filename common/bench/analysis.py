@@ -115,7 +115,7 @@ def _rows(rows: list[dict[str, Any]], kind: str, batch: int, modes: tuple[str, .
             and r["k"] in (0, k)]
 
 
-def flex_bar(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def flex_bar(rows: list[dict[str, Any]], cold: dict[tuple[int, int], float] | None = None) -> list[dict[str, Any]]:
     """Flex against the best fixed mode, per flex row (b, k), two ways:
 
     - ``same_batch``: AR, SD, PSD rows at the same max_batch_size b (flex and PSD then hold
@@ -124,13 +124,15 @@ def flex_bar(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
       flex trial's requests) and PSD at b: everyone holds 2b requests, the fair test of the
       policy itself.
 
-    SD and PSD count at the flex row's k only (flex's k0; it may choose other k per step)."""
+    SD and PSD count at the flex row's k only (flex's k0; it may choose other k per step).
+    ``cold``: tokens/s of flex's untimed learning trial per (b, k), kept as ``cold``."""
     out = []
     for f in rows:
         if f["mode"] != "flex" or f["kind"] != "scheduler":
             continue
         b, k = f["batch_size"], f["k"]
-        entry: dict[str, Any] = {"batch_size": b, "k": k, "flex": f["tokens_per_second"], "bar": FLEX_BAR}
+        entry: dict[str, Any] = {"batch_size": b, "k": k, "flex": f["tokens_per_second"], "bar": FLEX_BAR,
+                                 "cold": (cold or {}).get((b, k))}
         same_batch = _rows(rows, "scheduler", b, ("ar", "sd", "psd"), k)
         same_concurrency = _rows(rows, "reference", 2 * b, ("ar", "sd"), k) + _rows(rows, "scheduler", b, ("psd",), k)
         for name, rivals in (("same_batch", same_batch), ("same_concurrency", same_concurrency)):

@@ -45,6 +45,10 @@ class BenchConfig:
     calibrate: bool = True
     calibration_reps: int = 5
     warmup: bool = True
+    # Flex learns its costs online. Before its timed trials, one untimed full-length flex
+    # trial per (b, k) lets the policy learn, as a long-running server does once; that
+    # trial's tokens/s is still reported (flex_bar "cold"), so the learning cost stays visible.
+    flex_learning: bool = True
     chat: bool = True  # wrap built-in prompts in the target's chat template
     keep_steps: bool = True  # per-step columns in the results file
     timeline_batch: int | None = None

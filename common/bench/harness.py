@@ -16,6 +16,8 @@ Flex keeps PSD's admission (2b in flight), so its bar (docs/flex.md) also needs 
 sequential modes at *its* concurrency: when ``flex`` is among the modes, every (b, k) group
 gains ``reference`` trials, AR and SD at max_batch_size 2b serving exactly the flex trial's
 requests. They appear as their own rows (kind ``reference``) and feed ``flex_bar``.
+Flex learns its costs online: unless ``flex_learning`` is off, each (b, k) first gets one
+untimed full-length flex trial (its tokens/s is kept as the bar's ``cold`` figure).
 """
 
 from __future__ import annotations
@@ -102,6 +104,7 @@ class Bench:
         self.prompts, self.prompt_info = prompt_ids(self.engines, n, config.chat, config.seed)
         self.params = request_params(n, config.max_new_tokens, config.temperature, config.seed)
         self.notes: list[str] = []
+        self.flex_cold: dict[tuple[int, int], float] = {}  # (b, k) -> tokens/s of flex's learning trial
         self.peers = self._peer_functions()
         self.trials = plan(config, {name: _uses_draft(fn) for name, fn in self.peers.items()})
         self.last_traces: dict[tuple[str, int, int], Trace] = {}
@@ -225,6 +228,7 @@ class Bench:
     def _total_units(self) -> int:
         cfg = self.config
         warm = len({(s.mode, s.kind == "peer") for s in self.trials}) if cfg.warmup else 0
+        warm += len(self._flex_learning_specs())
         calib = 0
         if cfg.calibrate:
             per = len(cfg.batch_sizes) * (len(set(cfg.ks) | {0}) if self.engines.drafter is not None else 1)
@@ -241,6 +245,16 @@ class Bench:
             self.run_trial(TrialSpec(spec.mode, spec.kind, b if spec.kind != "peer" else 1, spec.k, -1),
                            n=2, max_new_tokens=4)
             bar.update(1)
+        for spec in self._flex_learning_specs():
+            bar.set_description(f"flex learning b={spec.batch_size} k={spec.k}")
+            record = self.run_trial(replace(spec, rep=-1), max_new_tokens=self.config.max_new_tokens)
+            self.flex_cold[spec.batch_size, spec.k] = record["tokens_per_second"]
+            bar.update(1)
+
+    def _flex_learning_specs(self) -> list[TrialSpec]:
+        if not (self.config.warmup and self.config.flex_learning):
+            return []
+        return [s for s in self.trials if s.mode == "flex" and s.kind == "scheduler" and s.rep == 0]
 
     def _calibrate(self, bar: Any) -> list[dict[str, Any]]:
         cfg = self.config
@@ -291,7 +305,7 @@ class Bench:
         }
         results["cost_model"] = analysis.analyse(results, calibration)
         if "flex" in cfg.modes:
-            results["flex_bar"] = analysis.flex_bar(rows)
+            results["flex_bar"] = analysis.flex_bar(rows, self.flex_cold)
         return results
 
     def _write_files(self, results: dict[str, Any], origin: float) -> None:

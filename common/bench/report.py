@@ -105,7 +105,8 @@ def _flex_lines(bar: list[dict[str, Any]]) -> list[str]:
                 continue
             parts.append(f"{label}: {c['ratio']:.2f}x vs {c['best_mode']} b={c['best_batch_size']} "
                          f"({c['best_tokens_per_second']:.1f} tok/s) {'met' if c['met'] else 'NOT met'}")
-        lines.append(f"  b={e['batch_size']} k={e['k']}: flex {e['flex']:.1f} tok/s; " + "; ".join(parts))
+        cold = "" if e.get("cold") is None else f" (learning trial {e['cold']:.1f})"
+        lines.append(f"  b={e['batch_size']} k={e['k']}: flex {e['flex']:.1f} tok/s{cold}; " + "; ".join(parts))
     return lines
 
 

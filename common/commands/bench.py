@@ -50,6 +50,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--no-calibrate", dest="calibrate", action="store_false", default=None,
                    help="skip timing T_draft/T_verify (no predictions)")
     p.add_argument("--no-warmup", dest="warmup", action="store_false", default=None)
+    p.add_argument("--no-flex-learning", dest="flex_learning", action="store_false", default=None,
+                   help="time flex from a cold policy (no untimed learning trial per b, k)")
     p.add_argument("--no-chat", dest="chat", action="store_false", default=None,
                    help="do not wrap prompts in the target's chat template")
     p.add_argument("--no-steps", dest="keep_steps", action="store_false", default=None,
@@ -62,7 +64,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 _FIELDS = ("modes", "batch_sizes", "ks", "repeats", "max_new_tokens", "requests_per_batch", "temperature", "seed",
-           "sequential_threads", "lane_threads", "peers", "cooperative", "calibrate", "warmup", "chat", "keep_steps",
+           "sequential_threads", "lane_threads", "peers", "cooperative", "calibrate", "warmup", "flex_learning", "chat",
+           "keep_steps",
            "timeline_batch", "out_dir", "label", "progress")
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import json
+from dataclasses import replace
 
 import pytest
 import torch
@@ -300,6 +301,11 @@ def test_bench_with_flex_runs_reference_rows_and_reports_the_bar(tmp_path):
     assert entry["same_concurrency"]["best_batch_size"] == 4 and entry["same_batch"]["best_mode"] == "ar"
     assert "Flex against the best fixed mode" in render(results) and "ar*" in render(results)
     assert load(tmp_path / "results.json")["flex_bar"] == json.loads(json.dumps(results["flex_bar"]))
+    # The untimed learning trial ran first, at full length, and is reported, not counted.
+    assert entry["cold"] is not None and entry["cold"] > 0 and "learning trial" in render(results)
+    assert [t["rep"] for t in results["trials"] if t["mode"] == "flex"] == [0]
+    cold = run_bench(replace(config, flex_learning=False, out_dir=str(tmp_path / "cold")), engines=engines)
+    assert cold["flex_bar"][0]["cold"] is None and "learning trial" not in render(cold)
 
 
 def test_bench_without_a_draft_runs_ar_and_plain_generate(tmp_path):
