@@ -161,6 +161,20 @@ def load_shard(path: Path) -> list[tuple[torch.Tensor, torch.Tensor, int]]:
             for i, plen in enumerate(d["prompt_lens"].tolist())]
 
 
+def answered_prompts(data_dir: Path) -> set[tuple[int, ...]]:
+    """The prompt token ids of every sequence in ``data_dir``'s shards (tokens only: the
+    hidden states, most of a shard's bytes, are not read)."""
+    from safetensors import safe_open
+
+    seen: set[tuple[int, ...]] = set()
+    for path in sorted(data_dir.glob("shard-*.safetensors")):
+        with safe_open(str(path), framework="pt") as f:
+            tokens, offsets = f.get_tensor("tokens").tolist(), f.get_tensor("offsets").tolist()
+            for start, plen in zip(offsets, f.get_tensor("prompt_lens").tolist()):
+                seen.add(tuple(tokens[start:start + plen]))
+    return seen
+
+
 def generate_data(
     model: torch.nn.Module,
     tokenizer: Any,
@@ -172,10 +186,19 @@ def generate_data(
     temperatures: Sequence[float] = (0.0, 0.7, 1.0, 0.7),
     minutes: float | None = None,
     seed: int = 0,
+    new_prompts_only: bool = False,
     log: Log = _log,
 ) -> None:
     """Answer ``prompts`` with the target, batch by batch, into ``data_dir/shard-*.safetensors``.
-    Batches already on disk are skipped, so an interrupted run resumes."""
+    Batches already on disk are skipped, so an interrupted run resumes.
+
+    ``new_prompts_only``: before each batch, drop the prompts some shard in ``data_dir``
+    already answers (also shards written meanwhile by another process with another seed, or
+    linked in from elsewhere) and write ``shard-s{seed}-NNNNN`` files instead."""
+    if new_prompts_only:
+        _generate_new_prompts(model, tokenizer, prompts, data_dir, batch_size, max_new_tokens, temperatures,
+                              minutes, seed, log)
+        return
     data_dir.mkdir(parents=True, exist_ok=True)
     eos = tokenizer.eos_token_id
     pad = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else (eos or 0)
@@ -199,6 +222,38 @@ def generate_data(
         made += sum(len(t) - p for t, _, p in seqs)
         dt = time.perf_counter() - t0
         log(f"data: batch {n + 1}/{len(batches)} T={temp} -> {made} answer tokens in {dt:.0f}s ({made / dt:.0f} tok/s)")
+
+
+def _generate_new_prompts(model: torch.nn.Module, tokenizer: Any, prompts: Sequence[str], data_dir: Path,
+                          batch_size: int, max_new_tokens: int, temperatures: Sequence[float],
+                          minutes: float | None, seed: int, log: Log) -> None:
+    data_dir.mkdir(parents=True, exist_ok=True)
+    eos = tokenizer.eos_token_id
+    pad = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else (eos or 0)
+    order = list(range(len(prompts)))
+    random.Random(seed).shuffle(order)
+    ids = {i: chat_ids(tokenizer, prompts[i]) for i in order}
+    t0, made, n = time.perf_counter(), 0, 0
+    while True:
+        answered = answered_prompts(data_dir)  # re-read: a parallel process may have added shards
+        todo = [i for i in order if tuple(ids[i]) not in answered]
+        if not todo:
+            log(f"data: every one of the {len(prompts)} prompts is answered in {data_dir}")
+            return
+        if minutes is not None and time.perf_counter() - t0 > 60 * minutes:
+            log(f"data: time budget of {minutes} min reached with {len(todo)} prompts unanswered")
+            return
+        while (path := data_dir / f"shard-s{seed}-{n:05d}.safetensors").exists():
+            n += 1
+        temp = temperatures[n % len(temperatures)]
+        gen = torch.Generator().manual_seed(seed * 100003 + n)
+        seqs = generate_batch(model, [ids[i] for i in todo[:batch_size]], max_new_tokens=max_new_tokens,
+                              temperature=temp, eos_id=eos, pad_id=pad, generator=gen)
+        save_shard(path, seqs)
+        made += sum(len(t) - p for t, _, p in seqs)
+        dt = time.perf_counter() - t0
+        log(f"data: {path.name} T={temp}, {len(todo) - len(seqs)} prompts left -> {made} answer tokens "
+            f"in {dt:.0f}s ({made / dt:.0f} tok/s)")
 
 
 # ---------------------------------------------------------------------------------------
@@ -420,6 +475,9 @@ def register(sub: Any) -> None:
     p.add_argument("--remap-tokens", action="store_true",
                    help="with --resume: choose the head's token subset anew from the present data (--token-map-size); "
                         "the head is the target's, so no trained weight is lost")
+    p.add_argument("--new-prompts-only", action="store_true",
+                   help="data: skip prompts some shard in --data-dir already answers; processes with different "
+                        "--seed may share one --data-dir")
     p.add_argument("--seed", type=int, default=0)
     p.set_defaults(func=run)
 
@@ -480,7 +538,8 @@ def run(args: argparse.Namespace) -> int:
         train_prompts, _ = load_prompts(args.num_prompts, None, args.seed)
         t0 = time.perf_counter()
         generate_data(model, tok, train_prompts, data_dir, batch_size=args.gen_batch_size,
-                      max_new_tokens=args.max_new_tokens, minutes=args.data_minutes, seed=args.seed)
+                      max_new_tokens=args.max_new_tokens, minutes=args.data_minutes, seed=args.seed,
+                      new_prompts_only=args.new_prompts_only)
         metrics["data"] = {"seconds_this_run": round(time.perf_counter() - t0, 1), **_data_summary(data_dir),
                            "prompts_available": len(train_prompts)}
         del model

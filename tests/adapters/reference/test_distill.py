@@ -163,3 +163,31 @@ def test_remap_tokens_keeps_trained_weights_and_changes_only_the_subset(target, 
 def test_cli_remap_tokens_needs_resume(capsys, tmp_path):
     assert main(["distill", "--out", str(tmp_path), "--remap-tokens"]) == 2
     assert "--remap-tokens applies to --resume only" in capsys.readouterr().err
+
+
+class _CharTokenizer:
+    """A stand-in with the three things data generation uses: a chat template, encode, eos."""
+
+    eos_token_id, pad_token_id = None, 0
+
+    def apply_chat_template(self, messages, tokenize, add_generation_prompt):
+        return "<" + messages[0]["content"] + ">"
+
+    def encode(self, text):
+        return [2 + ord(c) % 90 for c in text]
+
+
+def test_new_prompts_only_answers_each_prompt_once_across_runs_and_seeds(target, tmp_path):
+    tok = _CharTokenizer()
+    prompts = [f"prompt {c}" for c in "abcdefg"]
+    kw = dict(batch_size=2, max_new_tokens=3, new_prompts_only=True, log=lambda _: None)
+    distill.generate_data(target, tok, prompts[:3], tmp_path, seed=0, **kw)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["shard-s0-00000.safetensors", "shard-s0-00001.safetensors"]
+    # Another seed over the whole list answers only the four new prompts; a rerun adds nothing.
+    distill.generate_data(target, tok, prompts, tmp_path, seed=1, **kw)
+    distill.generate_data(target, tok, prompts, tmp_path, seed=0, **kw)
+    seqs = distill.load_shards(tmp_path)
+    answered = [tuple(t[:p].tolist()) for t, _, p in seqs]
+    assert sorted(answered) == sorted(tuple(distill.chat_ids(tok, p)) for p in prompts)
+    assert distill.answered_prompts(tmp_path) == set(answered)
+    assert len(list(tmp_path.glob("shard-s1-*"))) == 2 and len(list(tmp_path.glob("shard-s0-*"))) == 2
