@@ -20,8 +20,8 @@ bench.run_trial(TrialSpec("flex", "scheduler", 8, 1, -1), n=16, max_new_tokens=4
 bench.run_trial(TrialSpec("ar", "reference", 16, 0, -1), n=16, max_new_tokens=4)
 bench.run_trial(TrialSpec("flex", "scheduler", 8, 1, -1))  # learning trial
 for rep in range(4):
-    for spec in (TrialSpec("flex", "scheduler", 8, 1, rep), TrialSpec("ar", "reference", 16, 0, rep)):
-        r = bench.run_trial(spec) if spec.mode == "flex" else bench.run_trial(spec, n=16)
+    for spec in (TrialSpec("flex", "scheduler", 8, 1, rep), TrialSpec("ar", "reference", 16, 0, rep, requests=16)):
+        r = bench.run_trial(spec)
         s = r["steps"]
         dec = [i for i, p in enumerate(s["prefill"]) if not p]
         step_ms = 1000 * st.mean(s["duration"][i] for i in dec)

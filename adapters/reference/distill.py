@@ -29,7 +29,7 @@ import json
 import math
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -195,23 +195,17 @@ def generate_data(
     ``new_prompts_only``: before each batch, drop the prompts some shard in ``data_dir``
     already answers (also shards written meanwhile by another process with another seed, or
     linked in from elsewhere) and write ``shard-s{seed}-NNNNN`` files instead."""
-    if new_prompts_only:
-        _generate_new_prompts(model, tokenizer, prompts, data_dir, batch_size, max_new_tokens, temperatures,
-                              minutes, seed, log)
-        return
     data_dir.mkdir(parents=True, exist_ok=True)
     eos = tokenizer.eos_token_id
     pad = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else (eos or 0)
     order = list(range(len(prompts)))
     random.Random(seed).shuffle(order)
-    batches = [order[i:i + batch_size] for i in range(0, len(order), batch_size)]
+    batches = (_unanswered_batches(tokenizer, prompts, order, data_dir, batch_size, seed, log) if new_prompts_only
+               else _numbered_batches(order, data_dir, batch_size))
     t0, made = time.perf_counter(), 0
-    for n, idx in enumerate(batches):
-        path = data_dir / f"shard-{n:05d}.safetensors"
-        if path.exists():
-            continue
+    for n, path, idx in batches:
         if minutes is not None and time.perf_counter() - t0 > 60 * minutes:
-            log(f"data: time budget of {minutes} min reached after {n} of {len(batches)} batches")
+            log(f"data: time budget of {minutes} min reached before {path.name}")
             break
         ids = [chat_ids(tokenizer, prompts[i]) for i in idx]
         temp = temperatures[n % len(temperatures)]
@@ -221,39 +215,35 @@ def generate_data(
         save_shard(path, seqs)
         made += sum(len(t) - p for t, _, p in seqs)
         dt = time.perf_counter() - t0
-        log(f"data: batch {n + 1}/{len(batches)} T={temp} -> {made} answer tokens in {dt:.0f}s ({made / dt:.0f} tok/s)")
+        log(f"data: {path.name} T={temp} -> {made} answer tokens in {dt:.0f}s ({made / dt:.0f} tok/s)")
 
 
-def _generate_new_prompts(model: torch.nn.Module, tokenizer: Any, prompts: Sequence[str], data_dir: Path,
-                          batch_size: int, max_new_tokens: int, temperatures: Sequence[float],
-                          minutes: float | None, seed: int, log: Log) -> None:
-    data_dir.mkdir(parents=True, exist_ok=True)
-    eos = tokenizer.eos_token_id
-    pad = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else (eos or 0)
-    order = list(range(len(prompts)))
-    random.Random(seed).shuffle(order)
-    ids = {i: chat_ids(tokenizer, prompts[i]) for i in order}
-    t0, made, n = time.perf_counter(), 0, 0
+Batch = tuple[int, Path, list[int]]  # shard number, shard path, prompt indices
+
+
+def _numbered_batches(order: list[int], data_dir: Path, batch_size: int) -> Iterator[Batch]:
+    """Fixed batches of ``order``; batch n goes to ``shard-n`` and is skipped when that exists."""
+    for n, i in enumerate(range(0, len(order), batch_size)):
+        path = data_dir / f"shard-{n:05d}.safetensors"
+        if not path.exists():
+            yield n, path, order[i:i + batch_size]
+
+
+def _unanswered_batches(tokenizer: Any, prompts: Sequence[str], order: list[int], data_dir: Path,
+                        batch_size: int, seed: int, log: Log) -> Iterator[Batch]:
+    """The next ``batch_size`` prompts of ``order`` that no shard answers yet, re-read before
+    each batch (a parallel process may have added shards), into ``shard-s{seed}-n``."""
+    ids = {i: tuple(chat_ids(tokenizer, prompts[i])) for i in order}
+    n = 0
     while True:
-        answered = answered_prompts(data_dir)  # re-read: a parallel process may have added shards
-        todo = [i for i in order if tuple(ids[i]) not in answered]
-        if not todo:
-            log(f"data: every one of the {len(prompts)} prompts is answered in {data_dir}")
-            return
-        if minutes is not None and time.perf_counter() - t0 > 60 * minutes:
-            log(f"data: time budget of {minutes} min reached with {len(todo)} prompts unanswered")
-            return
+        answered = answered_prompts(data_dir)
+        if not (todo := [i for i in order if ids[i] not in answered]):
+            break
         while (path := data_dir / f"shard-s{seed}-{n:05d}.safetensors").exists():
             n += 1
-        temp = temperatures[n % len(temperatures)]
-        gen = torch.Generator().manual_seed(seed * 100003 + n)
-        seqs = generate_batch(model, [ids[i] for i in todo[:batch_size]], max_new_tokens=max_new_tokens,
-                              temperature=temp, eos_id=eos, pad_id=pad, generator=gen)
-        save_shard(path, seqs)
-        made += sum(len(t) - p for t, _, p in seqs)
-        dt = time.perf_counter() - t0
-        log(f"data: {path.name} T={temp}, {len(todo) - len(seqs)} prompts left -> {made} answer tokens "
-            f"in {dt:.0f}s ({made / dt:.0f} tok/s)")
+        log(f"data: {len(todo)} prompts unanswered in {data_dir}")
+        yield n, path, todo[:batch_size]
+    log(f"data: every one of the {len(prompts)} prompts is answered in {data_dir}")
 
 
 # ---------------------------------------------------------------------------------------
