@@ -1562,6 +1562,329 @@ def _gen_data(rng: random.Random) -> list[str]:
 
 
 # ---------------------------------------------------------------------------------------
+# Round-5 categories: everyday domains the first 25 categories touch only in passing
+# (health, travel, device trouble, money, hobbies, home, pets, language use, hypotheticals,
+# two-part requests). Added after measuring that held-out acceptance grows with the number
+# of distinct prompts answered (docs/embedded-pair.md).
+# ---------------------------------------------------------------------------------------
+
+_HEALTH_TOPICS = [
+    "getting better sleep", "drinking enough water", "stretching after a run", "reducing screen time before bed",
+    "eating more vegetables", "cutting down on sugar", "starting to lift weights", "walking 10,000 steps a day",
+    "managing stress at work", "sitting less during the day", "eating breakfast", "intermittent fasting",
+    "taking cold showers", "meditating for ten minutes a day", "improving posture at a desk",
+    "eating more fibre", "avoiding the afternoon slump", "keeping fit while travelling",
+    "recovering after a long hike", "building a running habit", "swimming for fitness", "staying active in winter",
+    "eating less processed food", "cooking healthy meals on a budget", "cutting back on caffeine", "napping during the day",
+    "warming up before football", "doing yoga as a beginner", "looking after your eyes when you read a lot",
+    "keeping your joints healthy as you age", "cycling to work", "building core strength", "reducing salt",
+    "staying hydrated in hot weather", "getting enough vitamin D in winter", "eating mindfully",
+]
+_BODY_QUESTIONS = [
+    "Why do my muscles ache two days after exercise rather than the next day?",
+    "Why do I feel sleepy after a big lunch?", "What actually happens when you crack your knuckles?",
+    "Why does my stomach rumble when I'm hungry?", "Why do my ears pop on a plane?",
+    "How long does it take to form a new habit?", "Why does a cold make food taste of nothing?",
+    "Is it bad to exercise right before going to bed?", "How much sleep does a teenager need?",
+    "Why do we get a stitch in our side when running?", "What is a healthy resting heart rate?",
+    "Why do onions make my eyes water?", "Why do I get cramp in my calf at night?",
+    "Why do some people need more sleep than others?", "Why does spicy food make my nose run?",
+    "Why do my fingers go wrinkly in the bath?", "Is stretching before running actually useful?",
+    "Why does my heart beat faster when I'm nervous?", "What does a calorie actually measure?",
+    "Why do I get a headache when I skip my morning coffee?", "How does the body keep a steady temperature?",
+    "Why are some people morning people and others night owls?", "What happens to the body during a fever?",
+    "Why does sitting all day make my back stiff?", "Why do we shiver when we're cold?",
+]
+_FITNESS_GOALS = [
+    ("run my first 5K", "eight weeks"), ("do ten push-ups in a row", "a month"), ("touch my toes", "six weeks"),
+    ("swim a kilometre without stopping", "three months"), ("hike a mountain", "the summer"),
+    ("cycle 50 km in a day", "two months"), ("do a pull-up", "ten weeks"), ("hold a plank for two minutes", "a month"),
+    ("get back into shape after having a baby", "six months"), ("play a full football match again", "the season"),
+    ("walk up the stairs at work without getting out of breath", "a month"), ("run a half marathon", "four months"),
+]
+
+
+@_category("health", "everyday health, sleep, fitness and nutrition questions (general information, not diagnosis)")
+def _gen_health(rng: random.Random) -> list[str]:
+    topics = _fill([
+        "What are some tips for {x}?", "Is {x} really worth the effort?", "How do I get started with {x}?",
+        "What does the research say about {x}?", "My doctor suggested {x}. How do I make it stick?",
+        "Give me a simple weekly plan for {x}.", "What are the common mistakes people make with {x}?",
+        "I keep failing at {x}. Any advice?", "Explain the benefits of {x} in plain language.",
+        "what's the easiest way to begin {x}", "Write a short motivational note about {x}.",
+    ], _HEALTH_TOPICS)
+    goals = _fill([
+        "I want to {x} in {y}. How should I train?", "Make me a training plan to {x} within {y}.",
+        "Is it realistic to {x} in {y} if I'm starting from nothing?",
+        "What should I eat while training to {x}?", "How do I stay motivated while I work towards being able to {x}?",
+    ], _FITNESS_GOALS)
+    return _persona(rng, _take(rng, topics, 230) + goals + _BODY_QUESTIONS, 0.12)
+
+
+_DESTINATIONS = [
+    "Lisbon", "Tokyo", "Mexico City", "Edinburgh", "Vienna", "Hanoi", "Buenos Aires", "Copenhagen", "Seoul",
+    "Cape Town", "Montreal", "Marrakesh", "Prague", "Bangkok", "Reykjavik", "Dubrovnik", "Lima", "Kraków",
+    "Singapore", "Istanbul", "Barcelona", "Nairobi", "Oslo", "Havana", "Budapest", "Sydney", "Naples",
+    "Seville", "Porto", "Bruges", "Taipei", "Vancouver", "Athens", "Cusco", "Valletta", "Tallinn",
+]
+_TRIP_KINDS = [
+    "a long weekend", "a week with two small children", "a honeymoon", "a solo trip on a small budget",
+    "a rainy week in November", "a work trip with one free afternoon", "a trip with my elderly parents",
+    "five days without a car", "a food-focused trip", "a first trip abroad",
+]
+_TRAVEL_QUESTIONS = [
+    "How do I beat jet lag after a long flight east?", "What should I do if my luggage gets lost?",
+    "Is travel insurance worth it for a short trip?", "How early should I get to the airport for an international flight?",
+    "What are some tips for sleeping on a night train?", "How do I avoid tourist traps when eating out abroad?",
+    "How do I pack for two weeks with only carry-on luggage?", "What should I know before renting a car abroad?",
+    "Is it better to exchange money before I travel or when I arrive?", "How do I travel with a dog by train?",
+    "What can I do on a twelve-hour layover?", "How can I make a long-haul flight more comfortable?",
+    "What's the best way to find cheap flights?", "How do I stay safe when travelling alone?",
+    "What documents do I need to keep copies of when travelling?", "How do I deal with altitude sickness?",
+    "Should I book hotels in advance or find them as I go?", "How do I keep my phone charged while backpacking?",
+    "What's the etiquette for tipping when you travel?", "How do I plan a road trip with kids without losing my mind?",
+]
+
+
+@_category("travel", "trip planning, destinations, transport and practical travel questions")
+def _gen_travel(rng: random.Random) -> list[str]:
+    trips = _fill([
+        "We're going to {x} for {y}. What should we see?", "Plan {y} in {x} for me.",
+        "Is {x} a good choice for {y}?", "What should I pack for {y} in {x}?",
+        "Where should we stay in {x} for {y}?",
+    ], [(d, t) for d in _DESTINATIONS for t in _TRIP_KINDS])
+    places = _fill([
+        "What's the best time of year to visit {x}?", "What food should I try in {x}?",
+        "How do I get around {x} without a car?", "What are the local customs I should know about before visiting {x}?",
+        "What's a day trip worth taking from {x}?", "Is {x} expensive to visit?",
+        "What's something most tourists miss in {x}?", "what neighbourhood in {x} is good for a first visit",
+    ], _DESTINATIONS)
+    return _take(rng, trips, 150) + _greet(rng, _take(rng, places, 150) + _TRAVEL_QUESTIONS, 0.08)
+
+
+_GADGETS = [
+    "laptop", "phone", "printer", "smart TV", "Wi-Fi router", "wireless earbuds", "tablet", "games console",
+    "smartwatch", "Bluetooth speaker", "desktop computer", "e-reader", "webcam", "external hard drive",
+]
+_GADGET_PROBLEMS = [
+    "keeps disconnecting from the Wi-Fi", "won't turn on", "is running really slowly", "gets very hot",
+    "won't charge", "has no sound", "keeps restarting by itself", "says the storage is full",
+    "won't pair over Bluetooth", "shows a black screen", "drains its battery in a few hours",
+    "makes a clicking noise", "won't update", "froze during an update",
+]
+_SOFTWARE_TASKS = [
+    "back up my photos", "move everything from my old phone to a new one", "set up two-factor authentication",
+    "free up space on my laptop", "stop apps from starting when my computer boots", "find my saved Wi-Fi password",
+    "make my browser stop showing pop-ups", "set up parental controls", "recover a document I closed without saving",
+    "share a large file with someone", "create a strong password I can remember", "get rid of spam emails",
+    "change my default browser", "take a screenshot of a whole web page", "turn on dark mode",
+    "stop my phone tracking my location", "convert a Word file to PDF", "reset my router",
+    "set up a printer for the whole family", "know if an email is a phishing attempt",
+]
+
+
+@_category("techsupport", "everyday device and software troubleshooting and set-up")
+def _gen_techsupport(rng: random.Random) -> list[str]:
+    broken = _fill([
+        "My {x} {y}. What can I do?", "Help! My {x} {y}.", "why does my {x} keep doing this: it {y}",
+        "My {x} {y}. Is it worth repairing or should I replace it?", "What could cause a {x} that {y}?",
+        "My {x} {y}. Walk me through fixing it step by step.",
+    ], [(g, p) for g in _GADGETS for p in _GADGET_PROBLEMS])
+    howto = _fill([
+        "How do I {x}?", "What's the easiest way to {x}?", "Can you explain how to {x} for someone who isn't techy?",
+        "I need to {x} on Windows. Where do I start?", "How do I {x} on a Mac?", "how to {x} on android",
+    ], _SOFTWARE_TASKS)
+    return _persona(rng, _take(rng, broken, 200) + _take(rng, howto, 110), 0.15)
+
+
+_MONEY_TOPICS = [
+    "an emergency fund", "index funds", "compound interest", "a pension", "a mortgage", "credit card debt",
+    "a budget", "inflation", "a savings account", "student loans", "buying versus renting a home",
+    "paying off debt with the snowball method", "diversification", "a credit score", "the 50/30/20 rule",
+    "stocks versus bonds", "an ISA", "dividends", "a car loan", "a fixed versus a variable interest rate",
+    "insurance excess", "tax refunds", "a sinking fund", "lifestyle inflation",
+]
+_MONEY_SITUATIONS = [
+    "I just got my first full-time job", "I have three credit cards with balances", "I want to save for a house deposit",
+    "I got a bonus of 5,000", "my partner and I want to combine our finances", "I'm self-employed with irregular income",
+    "I'm 55 and have almost no retirement savings", "I want to take a year off to travel",
+    "I keep running out of money before payday", "I'm about to become a parent", "I inherited some money",
+    "I'm a student living on a loan", "I want to start investing with 100 a month", "I lost my job last week",
+]
+
+
+@_category("money", "personal finance: saving, budgeting, debt, investing basics and money situations")
+def _gen_money(rng: random.Random) -> list[str]:
+    concepts = _fill([
+        "Explain {x} like I'm new to managing money.", "What are the pros and cons of {x}?",
+        "What should a beginner know about {x}?", "Why do people talk so much about {x}?",
+        "Can you explain {x} with a simple example?", "What's a common misunderstanding about {x}?",
+    ], _MONEY_TOPICS)
+    situations = _fill([
+        "{X}. What should I do with my money?", "{X}. How should I budget?", "{X}. What should I prioritise first?",
+        "{X}. What mistakes should I avoid?", "Give me a simple plan: {x}.",
+    ], _MONEY_SITUATIONS)
+    return _take(rng, concepts, 110) + situations
+
+
+_HOBBIES = [
+    "watercolour painting", "knitting", "birdwatching", "chess", "rock climbing", "sourdough baking",
+    "photography", "playing the ukulele", "learning the guitar", "woodworking", "pottery", "gardening",
+    "calligraphy", "running", "sketching", "fishing", "baking bread", "bouldering", "origami", "stargazing",
+    "writing poetry", "playing the piano", "sewing", "home brewing kombucha", "skateboarding", "crochet",
+    "surfing", "juggling", "bonsai", "model railways", "journaling", "dancing salsa", "geocaching",
+    "board game design", "beekeeping", "embroidery", "film photography", "magic tricks", "kayaking",
+]
+
+
+@_category("hobbies", "starting, learning and enjoying hobbies, crafts, sports and games")
+def _gen_hobbies(rng: random.Random) -> list[str]:
+    pool = _fill([
+        "I want to get into {x}. What do I need to buy?", "How long does it take to get decent at {x}?",
+        "What's a good first project for {x}?", "Give me a four-week plan to get started with {x}.",
+        "What are the beginner mistakes in {x}?", "Is {x} an expensive hobby?", "How can I get better at {x} faster?",
+        "What's a fun challenge for someone who has done {x} for a year?", "Is {x} a good hobby for someone who is very busy?",
+        "How do I find people to do {x} with?", "i'm bored of {x}. how do i get my motivation back",
+        "Can you explain the basic techniques of {x}?", "What are some good resources for learning {x}?",
+    ], _HOBBIES)
+    return _greet(rng, _take(rng, pool, 330), 0.08)
+
+
+_HOME_JOBS = [
+    "unblock a sink", "fix a dripping tap", "get rid of mould in the bathroom", "paint a room",
+    "hang a heavy mirror", "bleed a radiator", "remove a wine stain from carpet", "clean an oven",
+    "stop a door from squeaking", "fill a hole in plaster", "descale a kettle", "clean grout",
+    "get rid of fruit flies", "reduce condensation on windows", "fix a running toilet", "clean a mattress",
+    "organise a small kitchen", "declutter a wardrobe", "get the smell out of a fridge", "put up shelves",
+    "keep a house cool in a heatwave", "make a small flat feel bigger", "lower the heating bill",
+    "clean a washing machine", "remove limescale from a shower head", "replace a light switch cover",
+]
+_PLANTS = [  # no articles: the templates say "my {x}" and "grow {x}"
+    "spinach", "basil", "monstera", "succulents", "strawberries", "lavender", "lemon trees", "potatoes",
+    "orchids", "fiddle-leaf figs", "roses", "chillies", "lettuce", "snake plants", "sunflowers", "garlic",
+    "blueberries", "peace lilies", "courgettes", "mint",
+]
+
+
+@_category("home", "household jobs, cleaning, small repairs, organising and gardening")
+def _gen_home(rng: random.Random) -> list[str]:
+    jobs = _fill([
+        "How do I {x}?", "What's the cheapest way to {x}?", "What tools do I need to {x}?",
+        "I've never tried to {x} before. Talk me through it.", "how can i {x} without calling someone",
+        "Is it safe to {x} myself?", "What's the quickest way to {x}?",
+    ], _HOME_JOBS)
+    plants = _fill([
+        "How do I grow {x}?", "Why are my {x} wilting?", "How often should I water {x}?",
+        "Can I grow {x} on a balcony?", "What's the best soil for {x}?", "When should I plant {x}?",
+    ], _PLANTS)
+    return _persona(rng, _take(rng, jobs, 150) + _take(rng, plants, 100), 0.1)
+
+
+_PETS = [
+    "a puppy", "an older cat", "a rabbit", "a hamster", "a rescue dog", "two guinea pigs", "a goldfish",
+    "a parrot", "a kitten", "a bearded dragon", "a border collie", "a tortoise", "a ferret", "chickens",
+]
+_PET_QUESTIONS = [
+    "How do I get {x} used to a new home?", "What should I feed {x}?", "How much exercise does {x} need?",
+    "We're thinking about getting {x}. What should we know first?", "How do I keep {x} entertained while I'm at work?",
+    "What are signs that {x} is unwell?", "How do I introduce {x} to my other pets?", "How much does it cost to keep {x}?",
+    "How do I travel with {x}?", "Is {x} a good pet for a child?",
+]
+_ANIMAL_FACTS = [
+    "Why do geese fly in a V?", "Why do dogs tilt their heads when you talk to them?", "Do fish sleep?",
+    "Why do cats sleep so much of the day?", "Can dogs see colours?", "Why do dogs eat grass?",
+    "Can parrots understand what they say?", "Why do cats bring dead mice home?", "How good is a dog's sense of smell?",
+    "Why do rabbits thump their feet?", "Why does my dog follow me to the bathroom?", "Do tortoises recognise their owners?",
+]
+
+
+@_category("pets", "pet care, training and animal behaviour")
+def _gen_pets(rng: random.Random) -> list[str]:
+    return _persona(rng, _fill(_PET_QUESTIONS, _PETS) + _ANIMAL_FACTS, 0.1)
+
+
+_USAGE_PAIRS = [
+    ("affect", "effect"), ("bring", "take"), ("who", "whom"), ("its", "it's"), ("raise", "rise"),
+    ("compliment", "complement"), ("principal", "principle"), ("further", "farther"), ("then", "than"),
+    ("imply", "infer"), ("i.e.", "e.g."), ("stationary", "stationery"), ("discreet", "discrete"),
+    ("ensure", "insure"), ("borrow", "lend"), ("historic", "historical"), ("continual", "continuous"),
+    ("practice", "practise"), ("economic", "economical"), ("sensible", "sensitive"),
+]
+_GRAMMAR_POINTS = [
+    "the present perfect", "the subjunctive", "a semicolon", "the Oxford comma", "a dangling modifier",
+    "the passive voice", "a split infinitive", "phrasal verbs", "reported speech", "conditional sentences",
+    "articles (a, an, the)", "the apostrophe", "a relative clause", "countable and uncountable nouns",
+    "question tags", "the past continuous", "modal verbs", "a colon",
+]
+_LANGS_LEARN = ["Spanish", "Japanese", "German", "Italian", "Mandarin", "Arabic", "French", "Portuguese", "Korean", "Dutch"]
+
+
+@_category("language", "grammar and usage questions, and advice on learning languages")
+def _gen_language(rng: random.Random) -> list[str]:
+    pairs = _fill([
+        "What's the difference between '{x}' and '{y}'?", "When do I use '{x}' instead of '{y}'?",
+        "I always mix up '{x}' and '{y}'. Is there a trick to remember?",
+        "Can you give me example sentences with '{x}' and '{y}'?",
+    ], _USAGE_PAIRS)
+    grammar = _fill([
+        "How do I use {x} correctly?", "Explain {x} with three examples.", "What's a common mistake with {x}?",
+        "Can you make a short exercise to practise {x}?",
+    ], _GRAMMAR_POINTS)
+    learning = _fill([
+        "How long would it take to learn {x} to a conversational level?", "What's the hardest part of learning {x} for an English speaker?",
+        "I have 20 minutes a day. How should I study {x}?", "What should I learn first in {x}?",
+        "How do I keep practising {x} when I don't know any native speakers?",
+    ], _LANGS_LEARN)
+    return _persona(rng, _take(rng, pairs, 70) + _take(rng, grammar, 60) + learning, 0.12)
+
+
+_WHATIFS = [
+    "the continents had never drifted apart", "humans could photosynthesise", "the internet went down for a month",
+    "everyone could read each other's minds", "the Earth stopped spinning", "there were no more bees",
+    "we discovered life on Europa", "money had never been invented", "everyone lived to 150",
+    "cars had never been invented", "it never got dark", "all the ice on Earth melted", "we had a second sun",
+    "animals could talk", "gravity were twice as strong", "there were no mobile phones",
+    "the Roman Empire had never fallen", "everyone spoke the same language", "humans could hibernate",
+    "we found a way to make clean energy free", "nobody needed to sleep", "the oceans were fresh water",
+    "printing had never been invented", "dinosaurs had not gone extinct", "every job were done by robots",
+    "we could travel faster than light", "the day were 30 hours long", "cats were the size of horses",
+]
+
+
+@_category("whatif", "hypothetical scenarios and thought experiments")
+def _gen_whatif(rng: random.Random) -> list[str]:
+    pool = _fill([
+        "What would happen if {x}?", "Imagine {x}. How would daily life change?", "If {x}, what would be the first thing to go wrong?",
+        "Write a short news report from a world where {x}.", "Would it be good or bad if {x}? Argue both sides.",
+        "what if {x}", "Describe a normal school day if {x}.", "How would the economy adapt if {x}?",
+    ], _WHATIFS)
+    return _take(rng, pool, 200)
+
+
+_FIRST_ASKS = [
+    "Explain what a neural network is", "Tell me what causes the seasons", "Describe how vaccines work",
+    "Summarise what happened at the Boston Tea Party", "Tell me how paper is made", "Tell me what a black hole is",
+    "Explain why the sky is blue", "Describe what a startup incubator does", "Explain what inflation is",
+    "Tell me how bread is made", "Explain how a compass finds north", "Describe the water cycle",
+    "Explain what DNA does", "Tell me who the Vikings were", "Explain what a recession is",
+    "Describe how a rainbow forms", "Explain the difference between weather and climate", "Tell me how bees make honey",
+]
+_SECOND_ASKS = [
+    "then give me a one-sentence summary", "and then write three quiz questions about it",
+    "then explain it again for a five-year-old", "and finish with a fun fact", "then list two common misconceptions",
+    "and suggest what I should read next", "then turn it into a short poem", "and give an everyday analogy",
+]
+
+
+@_category("multipart", "requests with two parts: an explanation followed by a second task")
+def _gen_multipart(rng: random.Random) -> list[str]:
+    pool = [t.format(x=a, y=b, x_l=a[:1].lower() + a[1:])
+            for t in ("{x}, {y}.", "Could you {x_l}, {y}?")
+            for a in _FIRST_ASKS for b in _SECOND_ASKS]
+    return _take(rng, pool, 220)
+
+
+# ---------------------------------------------------------------------------------------
 # One-off prompts written individually, to widen topics and phrasing beyond the templates
 # ---------------------------------------------------------------------------------------
 
@@ -1695,13 +2018,21 @@ def _check_n(n: object, limit: int, field: str, minimum: int = 0) -> None:
         raise InvalidInputError(f"{field} must be an int in [{minimum}, {limit}] or None, got {n!r}")
 
 
-def training_prompts(n: int | None = None, seed: int = 0) -> list[str]:
-    """``n`` training prompts (all of them when ``None``) in a ``seed``-determined order.
+def training_prompts(n: int | None = None, seed: int = 0, categories: Sequence[str] | None = None) -> list[str]:
+    """``n`` training prompts (all of them when ``None``) in a ``seed``-determined order,
+    from ``categories`` only when given (names from ``CATEGORIES``).
 
     The order is stratified: every prefix holds the categories in proportion to their
     sizes, so a small ``n`` still covers every category.
     """
     by_cat = _training_by_category()
+    if categories is not None:
+        if isinstance(categories, str) or not categories:
+            raise InvalidInputError(f"categories must be a non-empty list of names, got {categories!r}")
+        unknown = [c for c in categories if c not in by_cat]
+        if unknown:
+            raise InvalidInputError(f"categories: unknown name(s) {unknown}; known: {sorted(by_cat)}")
+        by_cat = {name: ps for name, ps in by_cat.items() if name in categories}
     total = sum(len(ps) for ps in by_cat.values())
     _check_n(n, total, "n")
     if isinstance(seed, bool) or not isinstance(seed, int):

@@ -49,10 +49,11 @@ def _log(msg: str) -> None:
 # ---------------------------------------------------------------------------------------
 
 
-def load_prompts(n_train: int | None, n_heldout: int | None, seed: int) -> tuple[list[str], list[str]]:
+def load_prompts(n_train: int | None, n_heldout: int | None, seed: int,
+                 categories: Sequence[str] | None = None) -> tuple[list[str], list[str]]:
     from minedraft import prompts
 
-    return prompts.training_prompts(n_train, seed=seed), prompts.heldout_prompts(n_heldout)
+    return prompts.training_prompts(n_train, seed=seed, categories=categories), prompts.heldout_prompts(n_heldout)
 
 
 def chat_ids(tokenizer: Any, prompt: str) -> list[int]:
@@ -173,6 +174,26 @@ def answered_prompts(data_dir: Path) -> set[tuple[int, ...]]:
             for start, plen in zip(offsets, f.get_tensor("prompt_lens").tolist()):
                 seen.add(tuple(tokens[start:start + plen]))
     return seen
+
+
+def prune_unlisted(data_dir: Path, tokenizer: Any, prompts: Sequence[str], log: Log = _log) -> int:
+    """Drop every sequence whose prompt is not in ``prompts`` from ``data_dir``'s shards (after
+    an edit of the prompt set removed prompts, e.g. ones too close to a held-out prompt), so
+    training never sees them. Rewrites only the shards that change; returns the number dropped."""
+    listed = {tuple(chat_ids(tokenizer, p)) for p in prompts}
+    dropped = 0
+    for path in sorted(data_dir.glob("shard-*.safetensors")):
+        seqs = load_shard(path)
+        kept = [(t.tolist(), h, plen) for t, h, plen in seqs if tuple(t[:plen].tolist()) in listed]
+        if len(kept) == len(seqs):
+            continue
+        dropped += len(seqs) - len(kept)
+        if kept:
+            save_shard(path, kept)
+        else:
+            path.unlink()
+        log(f"data: {path.name}: dropped {len(seqs) - len(kept)} answers to prompts no longer listed")
+    return dropped
 
 
 def generate_data(
@@ -468,8 +489,15 @@ def register(sub: Any) -> None:
     p.add_argument("--new-prompts-only", action="store_true",
                    help="data: skip prompts some shard in --data-dir already answers; processes with different "
                         "--seed may share one --data-dir")
+    p.add_argument("--prune-unlisted", action="store_true",
+                   help="data: first drop answers in --data-dir to prompts the (possibly edited) training set no "
+                        "longer lists")
+    p.add_argument("--prompt-categories", default=None, metavar="NAME[,NAME...]",
+                   help="data/train: only the training prompts of these categories (minedraft.prompts.CATEGORIES), "
+                        "e.g. to answer categories added since the last data run")
     p.add_argument("--seed", type=int, default=0)
     p.set_defaults(func=run)
+
 
 
 def _layer_indices(spec: str, num_target_layers: int) -> list[int]:
@@ -499,8 +527,21 @@ def _validate(args: argparse.Namespace) -> None:
         raise InvalidInputError(f"--token-map-size must be >= 0, got {args.token_map_size}")
     if args.remap_tokens and not args.resume:
         raise InvalidInputError("--remap-tokens applies to --resume only (a fresh draft always chooses its token map)")
+    if args.prompt_categories is not None:
+        args.prompt_categories = _category_list(args.prompt_categories)
     if args.copy_layers is not None:
         _layer_indices(args.copy_layers, 1 << 30)  # the format; the range is checked against the target
+
+
+def _category_list(spec: str | list[str]) -> list[str]:
+    from minedraft import prompts
+
+    names = spec if isinstance(spec, list) else [c.strip() for c in spec.split(",") if c.strip()]
+    unknown = [c for c in names if c not in prompts.CATEGORIES]
+    if not names or unknown:
+        raise InvalidInputError(f"--prompt-categories: unknown or missing name(s) {unknown or spec!r}; "
+                                f"known: {','.join(prompts.CATEGORIES)}")
+    return names
 
 
 def _load_target(name: str, dtype: torch.dtype) -> tuple[Any, Any]:
@@ -525,7 +566,9 @@ def run(args: argparse.Namespace) -> int:
     metrics["target"] = args.target
     if args.stage in ("all", "data"):
         model, tok = _load_target(args.target, torch.bfloat16 if cpu_has_fast_bf16() else torch.float32)
-        train_prompts, _ = load_prompts(args.num_prompts, None, args.seed)
+        train_prompts, _ = load_prompts(args.num_prompts, None, args.seed, args.prompt_categories)
+        if args.prune_unlisted and data_dir.is_dir():
+            prune_unlisted(data_dir, tok, train_prompts)
         t0 = time.perf_counter()
         generate_data(model, tok, train_prompts, data_dir, batch_size=args.gen_batch_size,
                       max_new_tokens=args.max_new_tokens, minutes=args.data_minutes, seed=args.seed,
@@ -564,7 +607,7 @@ def _train_stage(args: argparse.Namespace, out: Path, data_dir: Path, fast_bf16:
     num_layers = args.num_layers or (len(copy) if copy and args.kind == "standalone" else defaults["num_layers"])
     vocab = int(target.config.vocab_size)
     always = [t for t in (tok.eos_token_id,) if t is not None]
-    train_prompts, _ = load_prompts(args.num_prompts, None, args.seed)
+    train_prompts, _ = load_prompts(args.num_prompts, None, args.seed, args.prompt_categories)
     token_map = fresh_map = choose_token_map(seqs, args.token_map_size, vocab, always,
                                              texts=[chat_ids(tok, p) for p in train_prompts])
     cfg = dm.DraftConfig.for_target(target, args.kind, num_layers=num_layers, target=str(args.target),

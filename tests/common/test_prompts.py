@@ -145,6 +145,24 @@ def test_bench_prompts_are_a_fixed_nested_heldout_subset():
     assert b8 != prompts.heldout_prompts(8)  # a mix, not just the file's first prompts
 
 
+def test_categories_select_a_subset_in_stratified_order():
+    picked = ["pets", "whatif"]
+    by_cat = prompts.training_prompts_by_category()
+    sub = prompts.training_prompts(seed=3, categories=picked)
+    assert sorted(sub) == sorted(by_cat["pets"] + by_cat["whatif"])
+    assert sub == prompts.training_prompts(seed=3, categories=picked)
+    head = prompts.training_prompts(40, seed=3, categories=picked)
+    assert head == sub[:40] and set(head) & set(by_cat["pets"]) and set(head) & set(by_cat["whatif"])
+    everything = prompts.training_prompts(seed=3, categories=list(prompts.CATEGORIES))
+    assert everything == prompts.training_prompts(seed=3)
+
+
+@pytest.mark.parametrize("categories", [["pets", "nonsense"], [], "pets"])
+def test_bad_categories_are_rejected_by_name(categories):
+    with pytest.raises(InvalidInputError, match="categories"):
+        prompts.training_prompts(categories=categories)
+
+
 @pytest.mark.parametrize("call", [
     lambda: prompts.training_prompts(-1), lambda: prompts.training_prompts(10**9),
     lambda: prompts.training_prompts(2.5), lambda: prompts.training_prompts(True),

@@ -165,6 +165,11 @@ def test_cli_remap_tokens_needs_resume(capsys, tmp_path):
     assert "--remap-tokens applies to --resume only" in capsys.readouterr().err
 
 
+def test_cli_rejects_unknown_prompt_categories(capsys, tmp_path):
+    assert main(["distill", "--out", str(tmp_path), "--prompt-categories", "pets,nonsense"]) == 2
+    assert "unknown or missing name(s) ['nonsense']" in capsys.readouterr().err
+
+
 class _CharTokenizer:
     """A stand-in with the three things data generation uses: a chat template, encode, eos."""
 
@@ -191,3 +196,17 @@ def test_new_prompts_only_answers_each_prompt_once_across_runs_and_seeds(target,
     assert sorted(answered) == sorted(tuple(distill.chat_ids(tok, p)) for p in prompts)
     assert distill.answered_prompts(tmp_path) == set(answered)
     assert len(list(tmp_path.glob("shard-s1-*"))) == 2 and len(list(tmp_path.glob("shard-s0-*"))) == 2
+
+
+def test_prune_unlisted_drops_only_answers_to_removed_prompts(target, tmp_path):
+    tok = _CharTokenizer()
+    prompts = [f"prompt {c}" for c in "abcde"]
+    distill.generate_data(target, tok, prompts, tmp_path, batch_size=2, max_new_tokens=3, new_prompts_only=True,
+                          log=lambda _: None)
+    before = {tuple(t[:p].tolist()): t for t, _, p in distill.load_shards(tmp_path)}
+    kept = ["prompt c", "prompt d", "prompt z"]
+    assert distill.prune_unlisted(tmp_path, tok, kept, log=lambda _: None) == 3
+    after = {tuple(t[:p].tolist()): t for t, _, p in distill.load_shards(tmp_path)}
+    assert set(after) == {tuple(distill.chat_ids(tok, p)) for p in ("prompt c", "prompt d")}
+    assert all(torch.equal(after[k], before[k]) for k in after)
+    assert distill.prune_unlisted(tmp_path, tok, kept, log=lambda _: None) == 0
