@@ -499,7 +499,6 @@ def register(sub: Any) -> None:
     p.set_defaults(func=run)
 
 
-
 def _layer_indices(spec: str, num_target_layers: int) -> list[int]:
     if spec.strip().lower() in ("", "none"):
         return []
@@ -533,10 +532,10 @@ def _validate(args: argparse.Namespace) -> None:
         _layer_indices(args.copy_layers, 1 << 30)  # the format; the range is checked against the target
 
 
-def _category_list(spec: str | list[str]) -> list[str]:
+def _category_list(spec: str) -> list[str]:
     from minedraft import prompts
 
-    names = spec if isinstance(spec, list) else [c.strip() for c in spec.split(",") if c.strip()]
+    names = [c.strip() for c in spec.split(",") if c.strip()]
     unknown = [c for c in names if c not in prompts.CATEGORIES]
     if not names or unknown:
         raise InvalidInputError(f"--prompt-categories: unknown or missing name(s) {unknown or spec!r}; "
