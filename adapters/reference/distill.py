@@ -468,7 +468,9 @@ def register(sub: Any) -> None:
     p.add_argument("--lr", type=float, default=1e-3)
     p.add_argument("--batch-size", type=int, default=8, help="sequences per training step")
     p.add_argument("--unroll", type=int, default=3, help="eagle: drafting steps unrolled in training")
-    p.add_argument("--num-layers", type=int, default=None, help="decoder layers (default: eagle 1, standalone 4)")
+    p.add_argument("--num-layers", type=int, default=None,
+                   help="decoder layers (default: eagle 1, standalone 4); with --resume, more than the draft has "
+                        "appends layers copied from the target (--copy-layers) that start as the identity")
     p.add_argument("--copy-layers", default=None,
                    help="target layers to initialise from, comma-separated, negative from the end "
                         "(default: eagle -1, standalone 0,1,-2,-1; 'none' for random)")
@@ -497,6 +499,20 @@ def register(sub: Any) -> None:
                         "e.g. to answer categories added since the last data run")
     p.add_argument("--seed", type=int, default=0)
     p.set_defaults(func=run)
+
+
+def _grown_layers(args: argparse.Namespace, have: int, num_target_layers: int) -> list[int]:
+    """--resume with a larger --num-layers: the target layers the new draft layers copy
+    (--copy-layers, one per new layer; default the target's last layer for each)."""
+    if args.num_layers < have:
+        raise InvalidInputError(f"--num-layers {args.num_layers} with --resume: the draft has {have} layers "
+                                "and can grow, not shrink")
+    grow = args.num_layers - have
+    spec = _layer_indices(args.copy_layers, num_target_layers) if args.copy_layers is not None else [-1 % num_target_layers] * grow
+    if len(spec) != grow:
+        raise InvalidInputError(f"--copy-layers {args.copy_layers!r} with --resume must name one target layer per "
+                                f"new layer ({grow}: --num-layers {args.num_layers} on a {have}-layer draft)")
+    return spec
 
 
 def _layer_indices(spec: str, num_target_layers: int) -> list[int]:
@@ -619,6 +635,8 @@ def _train_stage(args: argparse.Namespace, out: Path, data_dir: Path, fast_bf16:
         cfg, token_map = model.draft_config, model.lm_head.token_map
         if cfg.kind != args.kind:
             raise InvalidInputError(f"--resume: the draft in {str(out)!r} is {cfg.kind!r}, not --kind {args.kind!r}")
+        if args.num_layers is not None and args.num_layers != cfg.num_layers:
+            model.grow_layers(target, _grown_layers(args, cfg.num_layers, num_target_layers))
         num_layers, copy = cfg.num_layers, list(cfg.init_layers)
         if args.remap_tokens:
             model.remap_tokens(fresh_map, target)

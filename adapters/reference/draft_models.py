@@ -277,6 +277,25 @@ class _DraftBase(nn.Module):
             mine.load_state_dict(layers[idx].state_dict())
         self.norm.load_state_dict(getattr(target, target.base_model_prefix).norm.state_dict())
 
+    def grow_layers(self, target: nn.Module, indices: Sequence[int]) -> None:
+        """Append one decoder layer per target layer in ``indices``, copied from it but with its
+        output projections (``o_proj``, ``down_proj``) zeroed: each new layer starts as the
+        identity on the residual stream, so a trained draft keeps its outputs exactly and
+        further training can only start from where it was."""
+        _, _, layers = _target_parts(target)
+        if layers is None:
+            raise InvalidInputError("growing a draft needs a target with Llama-style decoder layers")
+        ref = self.norm.weight
+        for idx in indices:
+            layer = DecoderLayer(self.draft_config).to(device=ref.device, dtype=ref.dtype)
+            layer.load_state_dict(layers[idx].state_dict())
+            with torch.no_grad():
+                layer.self_attn.o_proj.weight.zero_()
+                layer.mlp.down_proj.weight.zero_()
+            self.layers.append(layer)
+        self.draft_config.num_layers = len(self.layers)
+        self.draft_config.init_layers = [*self.draft_config.init_layers, *indices]
+
     def embed(self, ids: torch.Tensor) -> torch.Tensor:
         return F.embedding(ids, self.embed_weight)
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 import torch
 
-from minedraft import SamplingParams
+from minedraft import InvalidInputError, SamplingParams
 from minedraft.adapters.reference import distill
 from minedraft.adapters.reference import draft_models as dm
 from minedraft.cli import main
@@ -163,6 +163,17 @@ def test_remap_tokens_keeps_trained_weights_and_changes_only_the_subset(target, 
 def test_cli_remap_tokens_needs_resume(capsys, tmp_path):
     assert main(["distill", "--out", str(tmp_path), "--remap-tokens"]) == 2
     assert "--remap-tokens applies to --resume only" in capsys.readouterr().err
+
+
+def test_resume_grows_but_never_shrinks_the_draft():
+    from argparse import Namespace
+
+    assert distill._grown_layers(Namespace(num_layers=2, copy_layers=None), 1, 30) == [29]
+    assert distill._grown_layers(Namespace(num_layers=3, copy_layers="-2,28"), 1, 30) == [28, 28]
+    with pytest.raises(InvalidInputError, match="--num-layers 1 with --resume: the draft has 2 layers"):
+        distill._grown_layers(Namespace(num_layers=1, copy_layers=None), 2, 30)
+    with pytest.raises(InvalidInputError, match="one target layer per new layer"):
+        distill._grown_layers(Namespace(num_layers=2, copy_layers="27,28"), 1, 30)
 
 
 def test_cli_rejects_unknown_prompt_categories(capsys, tmp_path):

@@ -73,6 +73,35 @@ def test_checkpoint_round_trip_keeps_outputs_and_skips_target_weights(tmp_path, 
         dm.load_draft_model(tmp_path, dtype=torch.float64, device="cpu")
 
 
+@pytest.mark.parametrize("kind", ["eagle", "standalone"])
+def test_grown_layers_start_as_the_identity_and_then_learn(tmp_path, target, kind):
+    draft = make_draft(target, kind, token_map=TOKEN_MAP, copy_layers=[1])
+    ids = torch.tensor([[5, 6, 7, 8, 9, 10]])
+    feats = torch.randn(1, 6, 64, dtype=torch.float64)
+
+    def outputs(model):
+        return model.unrolled(ids, feats, 2) if kind == "eagle" else [model(ids)]
+
+    before = outputs(draft)
+    draft.grow_layers(target, [0])
+    assert len(draft.layers) == 2 and draft.draft_config.num_layers == 2
+    assert draft.draft_config.init_layers == [1, 0]
+    for name in ("q_proj", "k_proj", "v_proj"):  # copied from the target's layer 0
+        torch.testing.assert_close(getattr(draft.layers[1].self_attn, name).weight,
+                                   getattr(target.model.layers[0].self_attn, name).weight)
+    for x, y in zip(before, outputs(draft)):
+        torch.testing.assert_close(x, y, rtol=0, atol=0)
+    draft.save(tmp_path)
+    loaded = dm.load_draft_model(tmp_path, dtype=torch.float64, device="cpu", target=target)
+    assert loaded.draft_config.num_layers == 2 and loaded.draft_config.init_layers == [1, 0]
+    for x, y in zip(before, outputs(loaded)):
+        torch.testing.assert_close(x, y)
+    # The zeroed projections get gradients: the new layer is not dead weight.
+    sum(o.pow(2).sum() for o in outputs(loaded)).backward()
+    assert float(loaded.layers[1].self_attn.o_proj.weight.grad.abs().sum()) > 0
+    assert float(loaded.layers[1].mlp.down_proj.weight.grad.abs().sum()) > 0
+
+
 def test_layers_copied_from_the_target(target):
     draft = make_draft(target, "standalone", copy_layers=[1])
     for name, p in target.model.layers[1].state_dict().items():
@@ -117,10 +146,21 @@ def dm_block(req, drafts):
                       cu_num_tokens=torch.tensor([0, len(drafts)]))
 
 
-def test_eagle_drafter_matches_the_unrolled_training_computation(target):
+def grown_eagle(target):
+    """A two-layer EAGLE draft whose grown layer computes something (random projections)."""
+    draft = make_draft(target, "eagle", token_map=TOKEN_MAP)
+    draft.grow_layers(target, [1])
+    with torch.no_grad():
+        for w in (draft.layers[1].self_attn.o_proj.weight, draft.layers[1].mlp.down_proj.weight):
+            w.normal_(0, 0.05, generator=torch.Generator().manual_seed(4))
+    return draft
+
+
+@pytest.mark.parametrize("layers", [1, 2])
+def test_eagle_drafter_matches_the_unrolled_training_computation(target, layers):
     """The cached, ragged drafting path and the training-time unrolled path agree: draft
     token s is the argmax of unrolled step s at position n - 1 + s."""
-    draft = make_draft(target, "eagle", token_map=TOKEN_MAP)
+    draft = make_draft(target, "eagle", token_map=TOKEN_MAP) if layers == 1 else grown_eagle(target)
     store = FeatureStore()
     drafter = EagleDrafter(draft, store, max_slots=4)
     reqs = [RequestState(prompt_ids=p, params=SamplingParams()) for p in ([5, 6, 7, 8, 9, 10, 11], [30, 31, 32])]
@@ -166,6 +206,13 @@ def test_greedy_identical_to_ar(target, ar_reference, mode, kind):
     assert summary["proposed"] > 0 if "proposed" in summary else sum(s.proposed for s in llm.last_trace.steps) > 0
     if kind == "eagle":  # features are released with the requests
         assert pair.target.feature_store is not None and not pair.target.feature_store._len
+
+
+@pytest.mark.parametrize("mode", ["sd", "psd"])
+def test_grown_eagle_greedy_identical_to_ar(target, ar_reference, mode):
+    outs, _ = generate(build_pair(target, grown_eagle(target)), mode, PROMPTS,
+                       [SamplingParams(max_new_tokens=n) for n in MAX_NEW], num_speculative_tokens=3, max_batch_size=4)
+    assert [o.token_ids for o in outs] == ar_reference and all(o.error is None for o in outs)
 
 
 def test_sampled_eagle_drafts_carry_valid_distributions(target):
