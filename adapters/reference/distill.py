@@ -508,7 +508,9 @@ def _grown_layers(args: argparse.Namespace, have: int, num_target_layers: int) -
         raise InvalidInputError(f"--num-layers {args.num_layers} with --resume: the draft has {have} layers "
                                 "and can grow, not shrink")
     grow = args.num_layers - have
-    spec = _layer_indices(args.copy_layers, num_target_layers) if args.copy_layers is not None else [-1 % num_target_layers] * grow
+    if args.copy_layers is None:
+        return [num_target_layers - 1] * grow
+    spec = _layer_indices(args.copy_layers, num_target_layers)
     if len(spec) != grow:
         raise InvalidInputError(f"--copy-layers {args.copy_layers!r} with --resume must name one target layer per "
                                 f"new layer ({grow}: --num-layers {args.num_layers} on a {have}-layer draft)")
