@@ -27,6 +27,9 @@ class BenchConfig:
     repeats: int = 2
     requests_per_batch: int = 2  # requests per trial = this x batch size (PSD fills both sub-batches)
     max_new_tokens: int = 64
+    # Output lengths drawn per request from [N (1 - s), N (1 + s)] (like vLLM's random dataset's
+    # range ratio); 0: every request asks for exactly N, so AR's requests finish together.
+    max_new_tokens_spread: float = 0.0
     temperature: float = 0.0
     seed: int = 0
     dtype: str = "auto"
@@ -75,6 +78,9 @@ class BenchConfig:
                 raise InvalidInputError(f"{name} must be an int >= 1, got {value!r}")
         if not isinstance(self.temperature, (int, float)) or self.temperature < 0:
             raise InvalidInputError(f"temperature must be a number >= 0, got {self.temperature!r}")
+        spread = self.max_new_tokens_spread
+        if isinstance(spread, bool) or not isinstance(spread, (int, float)) or not 0 <= spread < 1:
+            raise InvalidInputError(f"max_new_tokens_spread must be a number in [0, 1), got {spread!r}")
         if not self.modes:
             raise InvalidInputError("modes must name at least one mode, got []")
         self._check_modes()

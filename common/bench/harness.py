@@ -102,7 +102,8 @@ class Bench:
         self.engines = engines or build_engines(config)
         n = max(config.batch_sizes) * config.requests_per_batch
         self.prompts, self.prompt_info = prompt_ids(self.engines, n, config.chat, config.seed)
-        self.params = request_params(n, config.max_new_tokens, config.temperature, config.seed)
+        self.params = request_params(n, config.max_new_tokens, config.temperature, config.seed,
+                                     config.max_new_tokens_spread)
         self.notes: list[str] = []
         self.flex_cold: dict[tuple[int, int], float] = {}  # (b, k) -> tokens/s of flex's learning trial
         self.peers = self._peer_functions()
@@ -112,6 +113,10 @@ class Bench:
 
     def _peer_functions(self) -> dict[str, Any]:
         if not self.config.peers:
+            return {}
+        if self.config.max_new_tokens_spread > 0:
+            self.notes.append("peers skipped: they give every request one max_new_tokens, and "
+                              "max_new_tokens_spread varies it per request")
             return {}
         if 1 not in self.config.batch_sizes:
             self.notes.append("peers skipped: they run at batch size 1, which is not among the batch sizes")

@@ -15,6 +15,12 @@ def _ms(x: float | None) -> str:
     return "-" if x is None else f"{1000 * x:.1f}"
 
 
+def _spread(cfg: dict[str, Any]) -> str:
+    """Output-length spread of the run; results files from before the option have none."""
+    spread = cfg.get("max_new_tokens_spread") or 0
+    return f" (per request x[{1 - spread:g}, {1 + spread:g}])" if spread else ""
+
+
 def table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(headers)]
     line = "  ".join(h.rjust(w) if i else h.ljust(w) for i, (h, w) in enumerate(zip(headers, widths)))
@@ -115,7 +121,7 @@ def render(results: dict[str, Any]) -> str:
     out = [f"minedraft bench: {results['label']}",
            f"target={results['engines'].get('target', cfg['target'])} draft={results['engines'].get('draft')} "
            f"backend={cfg['backend']} dtype={results['engines'].get('dtype')} "
-           f"max_new_tokens={cfg['max_new_tokens']} temperature={cfg['temperature']} "
+           f"max_new_tokens={cfg['max_new_tokens']}{_spread(cfg)} temperature={cfg['temperature']} "
            f"requests/trial={cfg['requests_per_batch']}*b repeats={cfg['repeats']} "
            f"threads: AR/SD/peers {cfg['sequential_threads']}, PSD {cfg['lane_threads']} per lane",
            "", table(RESULT_HEADERS, result_rows(results)),

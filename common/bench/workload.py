@@ -71,11 +71,17 @@ def prompt_ids(engines: EnginePair, n: int, chat: bool, seed: int) -> tuple[list
     return ids, {"source": source, "chat_template": templated}
 
 
-def request_params(n: int, max_new_tokens: int, temperature: float, seed: int) -> list[SamplingParams]:
-    """Fixed-length outputs (EOS ignored) so that every mode does the same work; sampled runs
-    seed each request, so modes draw from identical per-request streams."""
+def request_params(n: int, max_new_tokens: int, temperature: float, seed: int,
+                   spread: float = 0.0) -> list[SamplingParams]:
+    """Outputs of a length fixed per request (EOS ignored) so that every mode does the same
+    work; sampled runs seed each request, so modes draw from identical per-request streams.
+    ``spread`` > 0 draws request i's length uniformly from [N (1 - spread), N (1 + spread)]
+    with a generator seeded by ``seed``, so request i asks for the same length in every mode."""
+    rng = random.Random(seed)
+    low, high = max(1, round(max_new_tokens * (1 - spread))), round(max_new_tokens * (1 + spread))
+    lengths = [rng.randint(low, high) if spread > 0 else max_new_tokens for _ in range(n)]
     return [
-        SamplingParams(temperature=temperature, max_new_tokens=max_new_tokens, ignore_eos=True,
+        SamplingParams(temperature=temperature, max_new_tokens=length, ignore_eos=True,
                        seed=(seed + i) if temperature > 0 else None)
-        for i in range(n)
+        for i, length in enumerate(lengths)
     ]

@@ -37,6 +37,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--ks", type=_ints, default=None, help="draft lengths, e.g. 2,4,6 (default: -k)")
     p.add_argument("--repeats", type=int, default=None, help="repetitions of every trial (interleaved)")
     p.add_argument("--max-new-tokens", type=int, default=None)
+    p.add_argument("--max-new-tokens-spread", type=float, default=None, metavar="S",
+                   help="draw each request's output length from [N(1-S), N(1+S)], N = --max-new-tokens "
+                        "(seeded, the same in every mode; default 0: all N). Peers are skipped")
     p.add_argument("--requests-per-batch", type=int, default=None, help="requests per trial = this x b (default 2)")
     p.add_argument("--temperature", type=float, default=None)
     p.add_argument("--seed", type=int, default=None)
@@ -63,7 +66,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-_FIELDS = ("modes", "batch_sizes", "ks", "repeats", "max_new_tokens", "requests_per_batch", "temperature", "seed",
+_FIELDS = ("modes", "batch_sizes", "ks", "repeats", "max_new_tokens", "max_new_tokens_spread", "requests_per_batch", "temperature", "seed",
            "sequential_threads", "lane_threads", "peers", "cooperative", "calibrate", "warmup", "flex_learning", "chat",
            "keep_steps",
            "timeline_batch", "out_dir", "label", "progress")

@@ -14,6 +14,7 @@ from minedraft.bench import BenchConfig, load, run_bench, save, validate
 from minedraft.bench.compare import compare_table, load_runs
 from minedraft.bench.harness import build_engines, plan
 from minedraft.bench.metrics import aggregate, percentile, prefill_flags, stats
+from minedraft.bench.workload import request_params
 from minedraft.cli import main
 from minedraft.trace import StepRecord
 from minedraft.types import InvalidInputError
@@ -184,6 +185,20 @@ def test_config_validation_names_the_field():
         BenchConfig(modes=("sd", "warp"))
     with pytest.raises(InvalidInputError, match="max_new_tokens"):
         BenchConfig(max_new_tokens=0)
+    for bad in (-0.1, 1.0, True):
+        with pytest.raises(InvalidInputError, match=f"max_new_tokens_spread must be a number in \\[0, 1\\), got {bad!r}"):
+            BenchConfig(max_new_tokens_spread=bad)
+
+
+def test_request_lengths_spread_per_request_and_repeat_with_the_seed():
+    fixed = request_params(64, 20, 0.0, seed=3)
+    assert {p.max_new_tokens for p in fixed} == {20}
+    spread = request_params(64, 20, 0.0, seed=3, spread=0.5)
+    lengths = [p.max_new_tokens for p in spread]
+    assert min(lengths) >= 10 and max(lengths) <= 30 and len(set(lengths)) > 5
+    assert lengths == [p.max_new_tokens for p in request_params(64, 20, 0.0, seed=3, spread=0.5)]
+    assert lengths != [p.max_new_tokens for p in request_params(64, 20, 0.0, seed=4, spread=0.5)]
+    assert all(p.ignore_eos for p in spread)
 
 
 def test_missing_default_draft_fails_with_a_clear_message(monkeypatch):
@@ -207,8 +222,9 @@ def test_cli_presets():
     sweep = config_from_args(build_parser().parse_args(["bench", "--sweep", "psd", "--max-new-tokens", "8"]))
     assert (sweep.modes, sweep.batch_sizes, sweep.ks, sweep.max_new_tokens) == (("sd", "psd"), (1, 4, 8, 16),
                                                                                 (2, 4, 6), 8)
-    custom = config_from_args(build_parser().parse_args(["bench", "--modes", "sd,psd", "-k", "3", "--no-peers"]))
-    assert (custom.modes, custom.ks, custom.peers) == (("sd", "psd"), (3,), False)
+    custom = config_from_args(build_parser().parse_args(["bench", "--modes", "sd,psd", "-k", "3", "--no-peers",
+                                                         "--max-new-tokens-spread", "0.25"]))
+    assert (custom.modes, custom.ks, custom.peers, custom.max_new_tokens_spread) == (("sd", "psd"), (3,), False, 0.25)
 
 
 # -- end to end -----------------------------------------------------------------------------------
@@ -318,3 +334,22 @@ def test_bench_without_a_draft_runs_ar_and_plain_generate(tmp_path):
     assert {b["mode"] for b in results["cost_model"]["best"]} == {"ar"}
     assert results["cooperative_verification"] is None  # nothing to verify without drafts
     assert load(tmp_path / "results.json")["config"]["peers_run"] == ["hf_generate"]
+
+
+def test_bench_with_spread_output_lengths_does_the_same_work_in_every_mode(tmp_path):
+    torch.set_num_threads(1)
+    engines = build_pair(tiny_llama(layers=2, hidden=64, seed=0), tiny_llama(layers=1, hidden=32, seed=1),
+                         max_batch_size=2)
+    config = BenchConfig(target="tiny-target", draft="tiny-draft", modes=("ar", "sd", "psd"), batch_sizes=(1, 2),
+                         ks=(2,), repeats=1, max_new_tokens=6, max_new_tokens_spread=0.5, calibration_reps=1,
+                         out_dir=str(tmp_path), progress=False, dtype="float64", calibrate=False, cooperative=False)
+    results = run_bench(config, engines=engines)
+    lengths = [p.max_new_tokens for p in request_params(4, 6, 0.0, 0, 0.5)]
+    assert len(set(lengths)) > 1  # the seed gives the trial requests of different lengths
+    trials = [t for t in results["trials"] if t["rep"] >= 0]
+    assert {t["mode"] for t in trials} == {"ar", "sd", "psd"}  # peers are skipped, with a note
+    assert any("peers skipped" in n and "max_new_tokens_spread" in n for n in results["notes"])
+    for t in trials:
+        assert t["output_tokens"] == sum(lengths[: t["num_requests"]]), t["mode"]
+        assert t["matches_reference"] == 1.0 and t["errors"] == 0
+    assert results["config"]["max_new_tokens_spread"] == 0.5
