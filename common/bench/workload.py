@@ -77,9 +77,11 @@ def request_params(n: int, max_new_tokens: int, temperature: float, seed: int,
     work; sampled runs seed each request, so modes draw from identical per-request streams.
     ``spread`` > 0 draws request i's length uniformly from [N (1 - spread), N (1 + spread)]
     with a generator seeded by ``seed``, so request i asks for the same length in every mode."""
-    rng = random.Random(seed)
-    low, high = max(1, round(max_new_tokens * (1 - spread))), round(max_new_tokens * (1 + spread))
-    lengths = [rng.randint(low, high) if spread > 0 else max_new_tokens for _ in range(n)]
+    lengths = [max_new_tokens] * n
+    if spread > 0:
+        rng = random.Random(seed)
+        low, high = max(1, round(max_new_tokens * (1 - spread))), round(max_new_tokens * (1 + spread))
+        lengths = [rng.randint(low, high) for _ in range(n)]
     return [
         SamplingParams(temperature=temperature, max_new_tokens=length, ignore_eos=True,
                        seed=(seed + i) if temperature > 0 else None)
