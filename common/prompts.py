@@ -1980,6 +1980,1142 @@ def _gen_oneoff(rng: random.Random) -> list[str]:
 
 
 # ---------------------------------------------------------------------------------------
+# Round-8 categories: more distinct topics and wordings (science, history, law and civic
+# life, relationships, careers, study, sports and games, the arts, the environment, cars,
+# gardening and the outdoors, shopping, writing feedback, text transformation, developer
+# help, numbers, trivia, marketing, events, philosophy, self-improvement and etiquette,
+# wordplay, finance scenarios). Added because held-out agreement lagged training agreement.
+# ---------------------------------------------------------------------------------------
+
+_SCI_WHYS = [  # (question order, statement order)
+    ("do stars twinkle", "stars twinkle"),
+    ("do we always see the same side of the Moon", "we always see the same side of the Moon"),
+    ("does Venus spin backwards", "Venus spins backwards"),
+    ("is Pluto no longer a planet", "Pluto is no longer a planet"),
+    ("do planets orbit in roughly the same plane", "the planets orbit in roughly the same plane"),
+    ("does the Sun look orange at sunset", "the Sun looks orange at sunset"),
+    ("do comets have tails", "comets have tails"),
+    ("is Jupiter's Great Red Spot red", "Jupiter's Great Red Spot is red"),
+    ("do astronauts float on the space station", "astronauts float on the space station"),
+    ("is it cold at the top of a mountain if it's closer to the Sun",
+     "it's cold at the top of a mountain even though it's closer to the Sun"),
+    ("do volcanoes form in lines", "volcanoes form in lines"),
+    ("is the Earth's core still hot", "the Earth's core is still hot"),
+    ("do some rocks have stripes", "some rocks have stripes"),
+    ("are there seashell fossils on mountaintops", "there are seashell fossils on mountaintops"),
+    ("do geysers erupt on a schedule", "geysers erupt on a schedule"),
+    ("is sand on some beaches black", "the sand on some beaches is black"),
+    ("do caves have stalactites", "caves have stalactites"),
+    ("are diamonds so hard", "diamonds are so hard"),
+    ("do we have an appendix", "we have an appendix"),
+    ("do onions make us cry", "onions make us cry"),
+    ("do fingers wrinkle in the bath", "fingers wrinkle in the bath"),
+    ("do we dream", "we dream"),
+    ("do cats have vertical pupils", "cats have vertical pupils"),
+    ("do birds fly in a V shape", "birds fly in a V shape"),
+    ("do some animals hibernate", "some animals hibernate"),
+    ("are there no penguins at the North Pole", "there are no penguins at the North Pole"),
+    ("do mosquitoes bite some people more than others", "mosquitoes bite some people more than others"),
+    ("can some trees live for thousands of years", "some trees can live for thousands of years"),
+    ("do bananas turn brown", "bananas turn brown"),
+    ("does a cut apple go brown", "a cut apple goes brown"),
+    ("does salt melt ice", "salt melts ice"),
+    ("does soap actually remove germs", "soap removes germs"),
+    ("does baking soda react with vinegar", "baking soda reacts with vinegar"),
+    ("is gold so unreactive", "gold is so unreactive"),
+    ("does iron rust but stainless steel doesn't", "iron rusts but stainless steel doesn't"),
+    ("do fireworks have different colours", "fireworks have different colours"),
+    ("does water boil at a lower temperature at altitude", "water boils at a lower temperature at altitude"),
+    ("does a spoon look bent in a glass of water", "a spoon looks bent in a glass of water"),
+    ("do heavy and light objects fall at the same speed", "heavy and light objects fall at the same speed"),
+    ("does a spinning top stay upright", "a spinning top stays upright"),
+    ("can birds sit on power lines without getting a shock", "birds can sit on power lines without getting a shock"),
+    ("does a balloon stick to the wall after you rub it on your hair",
+     "a balloon sticks to the wall after you rub it on your hair"),
+    ("do we see lightning before we hear thunder", "we see lightning before we hear thunder"),
+    ("does a kettle get quieter just before it boils", "a kettle gets quieter just before it boils"),
+    ("is the sea salty but rivers aren't", "the sea is salty but rivers aren't"),
+    ("do leaves have veins", "leaves have veins"),
+    ("do sunflowers follow the Sun", "young sunflowers follow the Sun"),
+    ("do some plants eat insects", "some plants eat insects"),
+    ("do mushrooms pop up after rain", "mushrooms pop up after rain"),
+    ("is blood red but veins look blue", "blood is red but veins look blue"),
+    ("do we get goosebumps when music moves us", "we get goosebumps when music moves us"),
+    ("do whales sing", "whales sing"),
+    ("do zebras have stripes", "zebras have stripes"),
+    ("do octopuses have three hearts", "octopuses have three hearts"),
+    ("are some clouds dark and others white", "some clouds are dark and others are white"),
+    ("does lightning zigzag", "lightning zigzags"),
+    ("does the horizon look flat from a beach", "the horizon looks flat from a beach"),
+    ("does hot water sometimes freeze faster than cold", "hot water sometimes freezes faster than cold"),
+    ("do ears pop on a plane", "our ears pop on a plane"),
+    ("do metals feel colder than wood", "metal feels colder than wood"),
+]
+_SCI_TOPICS = [
+    "how stars are born", "what a light-year actually measures", "how we know the age of the universe",
+    "how exoplanets are detected", "what neutron stars are", "how the Moon formed", "what causes meteor showers",
+    "how mountains form", "the rock cycle", "how fossils form", "what's inside the Earth",
+    "how glaciers shape valleys", "how caves form in limestone", "what minerals are", "how soil forms",
+    "how cells divide", "what enzymes do", "how bacteria differ from viruses", "how genes are switched on and off",
+    "how the heart pumps blood", "how nerves send signals", "what mitochondria do", "how coral reefs form",
+    "how bird migration works", "how bees communicate", "what makes a species endangered",
+    "what the periodic table is organised by", "how chemical bonds work", "what pH means", "what catalysts do",
+    "why some reactions give off heat", "what isotopes are", "how polymers like plastic are made",
+    "what friction is", "how sound travels", "what energy really is", "how magnets work",
+    "why objects float or sink", "what pressure is", "how lenses bend light", "how electricity flows in a circuit",
+    "what temperature measures at the level of atoms", "how tides relate to the Moon and Sun",
+]
+_SCI_AUD = ["", " in simple terms", " for a 10-year-old", " in under 150 words", " with an everyday example",
+            " in bullet points", " like I'm a curious adult with no science background"]
+
+
+@_category("science", "why-questions and explanations about astronomy, geology, biology, chemistry and physics")
+def _gen_science(rng: random.Random) -> list[str]:
+    whys = _fill([
+        "Why {x}?", "why {x}", "Can you explain why {y}?",
+        "My kid asked me why {y} and I had no idea. What do I say?",
+        "What's the actual reason {y}?", "Is there a simple explanation for why {y}?",
+        "I read that {y}. Why is that?", "Explain the science of why {y}, briefly.",
+        "ok random question but why {x}", "What would a physicist or biologist say about why {y}?",
+    ], _SCI_WHYS)
+    topics = [t.format(x=x, a=a) for t in ("Explain {x}{a}.", "Can you explain {x}{a}?", "Help me understand {x}{a}.")
+              for x in _SCI_TOPICS for a in _SCI_AUD]
+    topics += _fill(["I'm studying {x} for a test tomorrow. What are the key points?",
+                     "What are common misconceptions about {x}?", "What's a good experiment or demo to show {x}?",
+                     "Can you give me an analogy for {x}?"], _SCI_TOPICS)
+    return _greet(rng, _take(rng, whys, 300) + _take(rng, topics, 240), 0.05)
+
+
+_ERAS = [
+    "ancient Rome", "ancient Egypt", "medieval England", "Edo-period Japan", "the Aztec Empire",
+    "Victorian London", "the Ottoman Empire", "Tang dynasty China", "the Viking Age", "ancient Athens",
+    "the Mughal Empire", "Great Zimbabwe", "Renaissance Florence", "the Mali Empire", "colonial America",
+    "the Byzantine Empire", "ancient Mesopotamia", "Song dynasty China", "Weimar Germany",
+    "the Roaring Twenties in the US",
+    "Soviet Russia in the 1930s", "the Khmer Empire", "Ptolemaic Alexandria", "Moorish Spain",
+]
+_ERA_ASPECTS = [
+    "What was daily life like for ordinary people in {x}?", "What did people eat in {x}?",
+    "How were children educated in {x}?", "What did people do for fun in {x}?", "How was {x} governed?",
+    "What jobs did most people have in {x}?", "What was medicine like in {x}?", "How did trade work in {x}?",
+    "What role did women play in {x}?", "What kind of clothes did people wear in {x}?",
+    "What were the biggest achievements of {x}?", "Why did {x} eventually decline or end?",
+    "What would surprise a modern visitor to {x}?", "what were houses like in {x}",
+]
+_INVENTIONS = [
+    "the printing press", "the compass", "paper money", "the steam engine", "the telephone", "the bicycle",
+    "the light bulb", "refrigeration", "the telegraph", "antibiotics", "the mechanical clock", "eyeglasses",
+    "the camera", "the washing machine", "concrete", "the plough", "writing", "the wheel", "gunpowder",
+    "the internet", "the zip", "canned food", "vaccines", "the sewing machine", "porcelain", "the aeroplane",
+]
+_CUSTOMS = [
+    "saying 'bless you' after a sneeze", "shaking hands", "birthday cakes with candles", "wedding rings",
+    "maypole dancing on May Day", "Halloween costumes", "the seven-day week", "New Year's resolutions",
+    "tipping in restaurants",
+    "Valentine's cards", "Christmas trees", "the handshake at the end of a match", "throwing rice at weddings",
+    "knocking on wood for luck", "the tooth fairy", "Mother's Day", "the Olympic torch relay", "carnival before Lent",
+    "wearing black at funerals", "toasting with glasses", "the Day of the Dead", "Diwali lamps",
+    "Lunar New Year red envelopes", "pancake day", "fireworks on New Year's Eve",
+]
+
+
+@_category("history", "history and culture: daily life in past societies, inventions, origins of customs")
+def _gen_history(rng: random.Random) -> list[str]:
+    eras = _fill(_ERA_ASPECTS, _ERAS)
+    inv = _fill([
+        "Who invented {x}, and how did it change daily life?", "What was the world like before {x}?",
+        "How did {x} spread around the world?", "Tell me the history of {x} in five bullet points.",
+        "What did people use before {x}?", "Did {x} appear in one place first, or in several places?",
+        "Give me a short timeline of {x}.", "history of {x}?",
+    ], _INVENTIONS)
+    cust = _fill([
+        "Where does the custom of {x} come from?", "What's the origin of {x}?",
+        "What's the story behind {x}? Is there a historical reason?", "How old is the tradition of {x}?",
+        "Is the usual story about the origin of {x} actually true?", "How do different cultures approach {x}?",
+    ], _CUSTOMS)
+    return _greet(rng, _take(rng, eras, 200) + _take(rng, inv, 150) + _take(rng, cust, 120), 0.06)
+
+
+_LEGAL_SITUATIONS = [
+    "my landlord is keeping my whole deposit for 'general wear and tear'",
+    "I was sold a second-hand car that broke down a week later",
+    "a company charged me for a subscription I cancelled", "my employer hasn't paid me for overtime",
+    "I got a parking fine but the sign was hidden behind a tree", "my neighbour's extension blocks my light",
+    "a builder took a deposit and never started the work",
+    "my flight was cancelled and the airline offers only vouchers",
+    "I've been summoned for jury duty during my exams", "my online order never arrived and the shop won't refund",
+    "my landlord wants to enter the flat without notice", "I was dismissed after two weeks without a reason",
+    "someone used my photo on their website without asking", "a friend owes me 800 and stopped answering",
+    "the gym won't let me cancel my membership",
+    "my rental flat has had no hot water for three weeks", "I was given the wrong medication at a pharmacy",
+]
+_CIVIC_TOPICS = [
+    "small claims court", "a power of attorney", "a tenancy agreement", "a prenuptial agreement",
+    "a non-disclosure agreement", "probate", "a restraining order", "a work visa", "permanent residency",
+    "a notary", "an appeal against a fine", "a freedom of information request", "a statutory declaration",
+    "mediation", "a class action lawsuit", "a conflict of interest", "a zoning permit", "a trademark",
+    "copyright and fair use", "an employment contract's notice period", "a citizen's arrest", "an executor of a will",
+    "a guarantor on a lease", "a referendum", "a local council", "a census",
+]
+
+
+@_category("civics",
+    "general information on law, tenancy, consumer rights, bureaucracy and civic life (not legal advice)")
+def _gen_civics(rng: random.Random) -> list[str]:
+    sit = _fill([
+        "{X}. What are my options?", "{X}. What can I do, in general terms?", "{X}. Is that even legal?",
+        "What should I do if {x}?", "{X}. How do I write a firm letter about it?",
+        "{X}. What steps would most people take first?", "{X}. Should I talk to a lawyer or handle it myself?",
+        "{X}. What evidence should I keep?", "{X}. Can you draft a short complaint I could send?",
+    ], _LEGAL_SITUATIONS)
+    top = _fill([
+        "What is {x}, in plain English?", "How does {x} work?", "What does {x} involve?",
+        "Where can I find reliable information about {x}?", "Explain {x} like I'm 15.", "what's {x}",
+        "What's a common misunderstanding about {x}?", "I've never dealt with {x} before. What should I know?",
+    ], _CIVIC_TOPICS)
+    misc = _fill([
+        "How do I {x}?", "What documents would I usually need to {x}?", "How long does it usually take to {x}?",
+    ], ["register to vote", "renew a passport", "apply for a work visa", "register a small business",
+        "report a pothole to the council", "get a copy of my birth certificate",
+        "dispute a bill from a utility company",
+        "apply for a building permit for a shed", "become a citizen after living abroad for years",
+        "get a marriage licence", "write a simple will", "change my name after a divorce",
+        "set up a lasting power of attorney for a parent", "object to a planning application next door"])
+    out = _take(rng, sit, 150) + _take(rng, top, 160) + misc
+    return _persona(rng, out, 0.1)
+
+
+_REL_SITUATIONS = [
+    "my partner and I argue every time we talk about money", "my best friend forgot my birthday again",
+    "my sister and I haven't spoken since our dad's funeral", "my partner wants to move abroad and I don't",
+    "I think my friend group is slowly leaving me out", "my flatmate never does the dishes",
+    "my in-laws turn up without warning every weekend",
+    "I've been on three dates with someone and I'm not sure I like them",
+    "my long-distance relationship feels harder every month",
+    "a close friend keeps cancelling plans at the last minute",
+    "my partner spends most evenings on their phone", "I want to reconnect with a friend I ghosted years ago",
+    "my mum criticises my cooking every time she visits", "my partner is stressed about work and snapping at me",
+    "I'm the only one in my friend group who isn't married", "my brother keeps asking to borrow money",
+    "my new partner doesn't get along with my dog",
+    "I feel like I always have to start conversations with my friends",
+    "my friend told me a secret that I think her husband should know",
+    "we disagree about how strict to be with our kids",
+]
+_KID_AGES = ["2-year-old", "4-year-old", "6-year-old", "8-year-old", "10-year-old", "12-year-old", "teenager",
+             "15-year-old", "toddler", "7-year-old"]
+_KID_ISSUES = [  # (issue, compatible ages by index into _KID_AGES)
+    ("has a tantrum every time we leave the playground", (0, 1, 8)),
+    ("won't go to sleep before 10pm", (1, 2, 3, 9)),
+    ("says they hate reading", (2, 3, 4, 9)),
+    ("wants a phone because all their friends have one", (3, 4, 5)),
+    ("is scared of the dark", (1, 2, 3, 9)),
+    ("lies about small things", (2, 3, 4, 9)),
+    ("spends hours gaming and gets angry when I stop it", (4, 5, 6, 7)),
+    ("won't talk to me about school", (4, 5, 6, 7)),
+    ("bites other children at nursery", (0, 8)),
+    ("is being left out by classmates", (2, 3, 4, 5, 9)),
+    ("is anxious about starting a new school", (2, 3, 4, 5, 6, 7, 9)),
+    ("refuses to eat anything green", (0, 1, 2, 8, 9)),
+    ("wants to quit piano after a month", (2, 3, 4, 5, 9)),
+    ("slams doors when they're upset", (4, 5, 6, 7)),
+    ("asks where babies come from", (1, 2, 9)),
+    ("has started swearing", (2, 3, 4, 9)),
+    ("keeps hitting their little brother", (0, 1, 2, 8, 9)),
+    ("stays up late messaging friends", (5, 6, 7)),
+]
+
+
+@_category("relationships", "relationships, friendship, family and parenting situations")
+def _gen_relationships(rng: random.Random) -> list[str]:
+    rel = _fill([
+        "{X}. How should I bring it up?", "{X}. Am I overreacting?", "{X}. What would you do?",
+        "{X}. How do I talk about it without starting a fight?", "{X}. Can you help me think it through?",
+        "Advice please: {x}.", "{X}. What's a kind but honest thing I could say?",
+        "{X}. Help me write a message to them.", "so basically {x}. thoughts?",
+        "{X}, and it's starting to get to me. Where do I begin?",
+    ], _REL_SITUATIONS)
+    kids = [t.format(a=_KID_AGES[i], x=issue) for issue, ages in _KID_ISSUES for i in ages for t in (
+        "My {a} {x}. What can I do?", "My {a} {x}. Is this normal?", "How do I handle it when my {a} {x}?",
+        "Our {a} {x}. Any tips that actually work?",
+    )]
+    return _take(rng, rel, 190) + _take(rng, kids, 230)
+
+
+_ROLES_JOB = [
+    "project manager", "nurse", "software engineer", "teaching assistant", "graphic designer", "accountant",
+    "warehouse supervisor", "sales representative", "UX researcher", "chef de partie", "civil engineer",
+    "customer service agent", "data scientist", "pharmacist", "social worker", "marketing coordinator",
+    "electrician", "HR business partner", "lab technician", "paralegal", "product manager", "retail store manager",
+]
+_CV_BULLETS = [
+    "Responsible for doing the social media posts", "Helped customers with problems on the phone",
+    "Did the monthly reports for my manager", "Was in charge of training new people",
+    "Worked on the website redesign project", "Made the stock system better so we wasted less",
+    "Organised events for the company", "Answered emails and booked meetings for the directors",
+    "Handled complaints and sorted them out", "Looked after a team of 6 people",
+]
+_INTERVIEW_QS = [
+    "Tell me about yourself.", "What is your biggest weakness?", "Why do you want to leave your current job?",
+    "Describe a time you disagreed with your manager.", "Where do you see yourself in five years?",
+    "Why should we hire you?", "Tell me about a mistake you made and what you learned.",
+    "How do you handle pressure?", "What salary are you expecting?", "Do you have any questions for us?",
+]
+_CAREER_SITUATIONS = [
+    "I've been in the same job for eight years and feel stuck",
+    "I got a job offer but the salary is lower than I hoped",
+    "I want to switch from teaching into tech", "I was made redundant last month",
+    "I'm going back to work after five years raising kids",
+    "I've been offered a promotion that means managing my friends", "I have two offers and can't decide",
+    "my manager takes credit for my work", "I want to ask for a four-day week", "I'm 50 and want to change careers",
+    "I keep getting interviews but no offers", "I was rejected after the final round",
+]
+
+
+@_category("career", "job search, CVs, interviews, salary negotiation and career changes")
+def _gen_career(rng: random.Random) -> list[str]:
+    roles = _fill([
+        "What questions should I expect in an interview for a {x} role?", "How do I write a strong CV for a {x} job?",
+        "What skills do employers look for in a {x}?", "Write a short cover letter for a junior {x} position.",
+        "What does a typical day look like for a {x}?", "How would I become a {x} without a degree?",
+        "What's a realistic starting salary for a {x}, and how do I find out?",
+        "Write a LinkedIn headline and summary for a {x}.",
+    ], _ROLES_JOB)
+    bullets = _fill([
+        "Can you make this CV bullet point sound stronger? \"{x}\"",
+        "Rewrite this line from my CV with an action verb and a result: {x}",
+        "My CV says \"{x}\". How can I make it more impressive without lying?",
+    ], _CV_BULLETS)
+    qs = [q.replace('?"?', '?"') for q in _fill([
+        "How should I answer \"{x}\" in a job interview?",
+        "Give me a good sample answer to this interview question: {x}",
+        "What are interviewers really looking for when they ask \"{x}\"?",
+        "I always freeze when asked \"{x}\" in interviews. Help me prepare an answer.",
+    ], _INTERVIEW_QS)]
+    sit = _fill(["{X}. What should I do next?", "{X}. How do I approach this?", "{X}. Any advice?",
+                 "{X}. Can you help me make a plan?"], _CAREER_SITUATIONS)
+    return _persona(rng, _take(rng, roles, 150) + bullets + qs + sit, 0.08)
+
+
+_STUDY_PROBLEMS = [
+    "I read my notes over and over but forget everything in the exam", "I can't focus for more than ten minutes",
+    "I leave every assignment until the night before", "I have four exams in one week",
+    "I get distracted by my phone constantly", "I don't understand my lecturer at all",
+    "I work part-time and only have evenings to study", "I freeze during timed tests",
+    "I have a 5,000-word dissertation due in six weeks and haven't started", "I'm retaking a maths exam I failed",
+    "my study group mostly chats instead of working", "I study for hours but my grades aren't improving",
+]
+_STUDY_METHODS = [
+    "spaced repetition", "active recall", "the Pomodoro technique", "the Feynman technique", "mind mapping",
+    "the Cornell note-taking method", "interleaved practice", "time blocking", "a bullet journal",
+    "the Eisenhower matrix", "the Anki flashcard app", "the 'eat the frog' approach", "a weekly review",
+    "the two-minute rule", "the Getting Things Done (GTD) system", "body doubling",
+]
+_STUDY_SUBJECTS = ["my organic chemistry exam", "A-level history", "my statistics final", "the bar exam",
+                   "a driving theory test", "GCSE French", "an anatomy practical", "my accounting exams",
+                   "a calculus final",
+                   "a coding bootcamp entrance test", "the IELTS test", "a grade 5 music theory exam",
+                   "a project management certification", "the LSAT"]
+
+
+@_category("study", "study skills, exam preparation, focus and productivity methods")
+def _gen_study(rng: random.Random) -> list[str]:
+    probs = _fill(["{X}. What should I change?", "{X}. Any study tips?", "{X}. Help me make a plan.",
+                   "{X}. What am I doing wrong?"], _STUDY_PROBLEMS)
+    methods = _fill([
+        "What is {x}, and does it actually work?", "How do I use {x}?", "Explain {x} in three steps.",
+        "Is it worth trying {x} if I have ADHD?", "Give me a simple example of {x} in practice.",
+        "What are the downsides of {x}?", "how does {x} work",
+    ], _STUDY_METHODS)
+    subj = _fill([
+        "What's the best way to revise for {x}?", "Make me a four-week revision plan for {x}.",
+        "How many hours a day should I study for {x}?", "What mistakes do people make when preparing for {x}?",
+        "I have two weeks to prepare for {x}. Where do I start?",
+    ], _STUDY_SUBJECTS)
+    return _persona(rng, _take(rng, probs, 48) + _take(rng, methods, 100) + _take(rng, subj, 60), 0.1)
+
+
+_BOARD_GAMES = [
+    "chess", "Go", "Catan", "Ticket to Ride", "backgammon", "Scrabble", "Monopoly", "poker", "bridge",
+    "Carcassonne", "Pandemic", "mahjong", "Risk", "Codenames", "checkers", "Connect Four",
+    "Azul", "cribbage", "dominoes", "Wingspan", "Uno", "Othello", "rummy",
+]
+_SPORTS = [
+    "basketball", "tennis", "volleyball", "rugby union", "ice hockey", "baseball", "badminton", "handball",
+    "American football", "golf", "table tennis", "water polo", "netball", "curling", "fencing", "squash",
+    "lacrosse", "darts", "snooker", "gymnastics", "archery", "field hockey", "rowing",
+]
+_TEAM_SPORTS = ["basketball", "volleyball", "rugby union", "ice hockey", "baseball", "handball", "American football",
+                "water polo", "netball", "lacrosse", "field hockey"]
+_SPORT_TEMPLATES = [
+    "Explain the basic rules of {x}.", "How is {x} scored?",
+    "I'm watching {x} for the first time tonight. What should I look for?",
+    "What are the most common beginner mistakes in {x}?",
+    "What does a typical training week look like for amateur {x} players?", "What equipment do I need to start {x}?",
+    "who are some of the all-time greats in {x}", "What's the history of {x}?",
+    "How do I get better at {x} as an adult beginner?", "What fitness does {x} require?",
+]
+_GAME_TEMPLATES = [
+    "How do you play {x}?", "What's a good beginner strategy for {x}?", "I keep losing at {x}. Any tips?",
+    "Explain the rules of {x} in under 150 words.", "What's the most common mistake new {x} players make?",
+    "How do I teach {x} to a 9-year-old?", "Is {x} more luck or skill?", "what's a good opening strategy in {x}",
+    "Suggest a game similar to {x} but quicker to play.",
+]
+_CHESS_QS = [
+    "What is the Sicilian Defence and why is it popular?", "How does castling work in chess?",
+    "What is en passant?", "What's the difference between a gambit and a sacrifice?",
+    "How should I think about the endgame with king and pawn against king?",
+    "Why do chess players fianchetto a bishop?",
+    "What are the most important principles of the chess opening?", "How do I stop hanging pieces in chess?",
+    "What does 'zugzwang' mean?", "How does the Elo rating system work?",
+    "Explain a fork, a pin and a skewer in chess.",
+    "How do I checkmate with a king and rook against a king?", "What is the Queen's Gambit?",
+    "How do I calculate moves ahead without getting lost?", "Is it worth memorising chess openings as a beginner?",
+]
+
+
+@_category("sports", "rules, strategy and getting started in sports, board games, card games and chess")
+def _gen_sports(rng: random.Random) -> list[str]:
+    sports = _fill(_SPORT_TEMPLATES, _SPORTS) + _fill([
+        "What positions are there in {x}, and what does each one do?", "What does good teamwork look like in {x}?",
+        "I've just joined an amateur {x} team. Which position suits a beginner?",
+    ], _TEAM_SPORTS)
+    games = _fill(_GAME_TEMPLATES, _BOARD_GAMES)
+    return _greet(rng, _take(rng, sports, 220) + _take(rng, games, 150) + _CHESS_QS, 0.06)
+
+
+_NOVELS = [
+    "To Kill a Mockingbird", "The Great Gatsby", "Beloved", "Frankenstein", "One Hundred Years of Solitude",
+    "Jane Eyre", "Crime and Punishment", "The Handmaid's Tale", "Things Fall Apart", "Brave New World",
+    "Of Mice and Men", "Wuthering Heights", "The Road", "Never Let Me Go", "Lord of the Flies", "The Bell Jar",
+    "Moby-Dick", "Middlemarch", "The Remains of the Day", "Animal Farm", "Don Quixote", "The Catcher in the Rye",
+]
+_FILMS = [
+    "Casablanca", "Spirited Away", "The Godfather", "Parasite", "2001: A Space Odyssey", "Seven Samurai",
+    "Citizen Kane", "Amélie", "Blade Runner", "Psycho", "Rear Window", "Pan's Labyrinth", "Jaws", "Metropolis",
+    "The Shawshank Redemption", "Some Like It Hot", "Alien", "Toy Story", "City of God", "Vertigo",
+]
+_ART_MOVEMENTS = [
+    "Impressionism", "Cubism", "Surrealism", "the Baroque", "Art Nouveau", "Pop Art", "Abstract Expressionism",
+    "the Bauhaus", "Romanticism", "Minimalism", "Dada", "ukiyo-e prints", "Pre-Raphaelite painting", "Futurism",
+]
+_MUSIC_QS = [
+    "What is a chord progression?", "What makes a song sound sad or happy?",
+    "What's the difference between a major and minor key?",
+    "Why do some songs get stuck in your head?", "What does a music producer actually do?", "What is syncopation?",
+    "How did jazz start?", "What's the difference between a symphony and a concerto?", "What is a time signature?",
+    "Why does the blues use the flattened third?", "What's a bridge in a pop song?", "How does autotune work?",
+    "What makes Bach's music so admired?", "What's the difference between hip-hop and rap?",
+    "Why do orchestras tune to the oboe?", "What is the circle of fifths and why is it useful?",
+    "Recommend some albums for someone getting into jazz.", "What should I listen to if I like film soundtracks?",
+    "How do I start listening to classical music without getting bored?", "What is K-pop's history in a nutshell?",
+]
+
+
+@_category("arts", "discussion of books, films, music and visual art: themes, movements, recommendations")
+def _gen_arts(rng: random.Random) -> list[str]:
+    books = _fill([
+        "What are the main themes of {x}?", "I just finished {x}. What did the ending mean?",
+        "Is {x} worth reading today? Why?", "What should I read after {x}?",
+        "Give me discussion questions about {x} for a book club.",
+        "Why is {x} considered a classic?", "Who are the most important characters in {x}, and how do they change?",
+        "Write a spoiler-free pitch for {x} in two sentences.",
+        "What was the historical context when {x} was written?",
+    ], _NOVELS)
+    films = _fill([
+        "Why is {x} such an influential film?", "What should I notice when I watch {x}?",
+        "Recommend three films like {x}.", "What's the story behind the making of {x}?",
+        "Explain what critics admire about {x}.", "I didn't get {x}. What am I missing?",
+    ], _FILMS)
+    art = _fill([
+        "What are the key features of {x}?", "Who were the main artists of {x}?", "How did {x} start?",
+        "How can I recognise {x} in a museum?", "Why was {x} controversial at the time?",
+        "Explain {x} to someone who knows nothing about art.",
+    ], _ART_MOVEMENTS)
+    return _take(rng, books, 160) + _take(rng, films, 100) + _take(rng, art, 70) + _MUSIC_QS
+
+
+_ECO_ACTIONS = [
+    "going vegetarian", "switching to an electric car", "installing solar panels",
+    "taking the train instead of flying",
+    "buying second-hand clothes", "composting food waste", "using a reusable coffee cup",
+    "washing clothes at 30 degrees",
+    "getting a heat pump", "eating local food", "cutting out single-use plastic", "working from home",
+    "planting trees", "using cloth nappies", "having a smaller lawn", "switching to a green energy tariff",
+    "repairing electronics instead of replacing them", "cycling to work", "insulating the loft",
+    "banking with an ethical bank",
+]
+_ECO_TOPICS = [
+    "microplastics", "ocean acidification", "carbon offsets", "rewilding", "fast fashion", "the ozone layer",
+    "deforestation in the Amazon", "e-waste", "carbon capture", "biodiversity loss", "light pollution",
+    "the carbon footprint of the internet", "greenwashing", "overfishing", "soil erosion", "peatland restoration",
+    "invasive species", "water scarcity", "nuclear power's role in cutting emissions", "wind farms and birds",
+    "recycling symbols on packaging", "lithium mining for batteries", "urban heat islands", "melting permafrost",
+]
+
+
+@_category("environment", "environment and sustainability: everyday choices, climate and nature topics")
+def _gen_environment(rng: random.Random) -> list[str]:
+    acts = _fill([
+        "How much difference does {x} really make for the climate?", "Is {x} actually better for the environment?",
+        "What are the hidden downsides of {x}?", "I'm thinking about {x}. Is it worth it?",
+        "Give me the honest pros and cons of {x}, environmentally speaking.", "{X}: good idea or overrated?",
+        "What's the first step if I'm considering {x}?",
+    ], _ECO_ACTIONS)
+    tops = _fill([
+        "What is {x}, and why does it matter?", "Explain {x} in plain language.", "How serious is {x}?",
+        "What can individuals do about {x}?", "What's the latest thinking on {x}, in general terms?",
+        "Write a short explainer on {x} for a school newsletter.", "what's the deal with {x}",
+        "Give me three surprising facts about {x}.",
+    ], _ECO_TOPICS)
+    return _take(rng, acts, 130) + _take(rng, tops, 170)
+
+
+_CAR_SYMPTOMS = [
+    "makes a squealing noise when I brake", "pulls to the left", "won't start on cold mornings",
+    "has a check engine light on", "smells of petrol", "vibrates at motorway speeds", "shakes when idling",
+    "has a clicking noise when turning", "leaks a green liquid", "has a battery that keeps going flat",
+    "uses more fuel than it used to", "has windows that fog up inside", "makes a grinding noise in second gear",
+    "has a whining noise that rises with speed", "blows only cold air from the heater", "has a soft brake pedal",
+]
+_CAR_TASKS = [
+    "check my tyre pressure", "top up the coolant", "replace windscreen wiper blades", "check the oil level",
+    "change a headlight bulb", "clean foggy headlights", "replace a car air filter", "change a flat tyre",
+    "touch up a paint chip", "reset the service light", "clean the inside of the windscreen", "wax a car",
+    "drive safely on ice", "park parallel without panicking", "prepare a car for a long road trip",
+    "drive a manual car smoothly", "charge an electric car on a road trip", "tow a small trailer",
+]
+_BIKE_AND_MORE = [
+    "adjust my bike's brakes", "fix a slipping bike gear", "true a wobbly bike wheel", "lube a bike chain",
+    "choose the right bike size", "replace the battery in an e-scooter", "fit a child seat on a bike",
+    "lock my bike so it doesn't get stolen", "keep a motorbike battery charged over winter",
+]
+
+
+@_category("cars", "car and bike problems, maintenance, driving and transport choices")
+def _gen_cars(rng: random.Random) -> list[str]:
+    sym = _fill([
+        "My car {x}. What could be causing it?", "My car {x}. Is it safe to drive?",
+        "my car {x}, what's wrong with it", "My car {x}. Roughly how expensive is that to fix?",
+        "What should I tell the mechanic if my car {x}?", "Our 2012 hatchback {x}. Should I be worried?",
+    ], _CAR_SYMPTOMS)
+    tasks = _fill(["How do I {x}?", "Can you walk me through how to {x}?", "What's the easiest way to {x}?",
+                   "how to {x}", "Any tips on how to {x}?"], _CAR_TASKS + _BIKE_AND_MORE)
+    choices = [
+        "Should I buy a new car or a three-year-old used one?", "Is leasing a car ever better than buying?",
+        "What should I check before buying a used car?", "Are electric cars cheaper to run than petrol cars?",
+        "How often should I really service my car?", "Hybrid or fully electric for mostly city driving?",
+        "Is it worth buying winter tyres if it only snows a few days a year?", "What does a timing belt do?",
+        "What's the difference between horsepower and torque?", "How do car insurance premiums get calculated?",
+        "Is an e-bike a realistic replacement for a car on a 12 km commute?",
+        "What do all the dashboard warning colours mean?",
+        "How does ABS work?", "What's the difference between diesel and petrol engines?",
+        "Why do cars need oil changes?", "What tyre tread depth is too low?", "What is regenerative braking?",
+    ]
+    return _take(rng, sym, 80) + _take(rng, tasks, 110) + choices
+
+
+_GARDEN_PLANTS = [
+    "tomatoes", "courgettes", "strawberries", "potatoes", "garlic", "runner beans", "lettuce", "carrots",
+    "blueberries", "lavender", "sweet peas", "dahlias", "apple trees", "raspberries", "chillies", "peas",
+    "sunflowers", "rhubarb", "onions", "cucumbers", "hydrangeas", "climbing roses", "mint", "squash",
+]
+_GARDEN_ISSUES = [
+    "slugs eating everything", "a lawn full of moss", "clay soil that stays waterlogged",
+    "a shady north-facing garden",
+    "aphids on my roses", "bindweed everywhere", "a very windy balcony", "powdery mildew on my courgettes",
+    "foxes digging up the beds", "a garden that's mostly concrete", "very sandy soil", "ants in my raised beds",
+]
+_OUTDOOR = [
+    "go wild camping for the first time", "choose a tent for two people", "use a map and compass together",
+    "start birdwatching", "light a campfire safely", "plan a first overnight hike", "stay warm in a sleeping bag",
+    "identify common trees by their leaves", "forage for blackberries safely", "avoid ticks on a hike",
+    "pack a day hike bag", "take good photos of the night sky", "choose hiking boots", "find north without a compass",
+    "keep food safe from animals when camping", "go kayaking for the first time", "start geocaching",
+]
+
+
+@_category("garden", "growing food and flowers, garden problems, and camping, hiking and nature outdoors")
+def _gen_garden(rng: random.Random) -> list[str]:
+    grow = _fill([
+        "When should I plant {x}?", "How do I grow {x} in containers?", "What's the secret to growing good {x}?",
+        "What could be going wrong with my {x} this year?", "What grows well next to {x}?",
+        "how much sun is enough for {x}", "Can I grow {x} from supermarket seeds or cuttings?",
+        "What are common pests for {x}, and how do I deal with them organically?",
+    ], _GARDEN_PLANTS)
+    issues = _fill(["I have {x}. What can I do?", "How do I deal with {x} without chemicals?",
+                    "Any ideas for {x}?", "I'm dealing with {x}. Where do I start?"], _GARDEN_ISSUES)
+    out = _fill(["How do I {x}?", "Give me a beginner's guide to how to {x}.", "What should I know before I {x}?",
+                 "Tips to {x}?"], _OUTDOOR)
+    return _greet(rng, _take(rng, grow, 170) + _take(rng, issues, 40) + _take(rng, out, 60), 0.05)
+
+
+_BUY_ITEMS = [
+    "a mattress", "a laptop for university", "running shoes", "a winter coat", "a coffee machine", "a vacuum cleaner",
+    "a bike for commuting", "a sofa", "noise-cancelling headphones", "a TV", "a washing machine",
+    "a hiking backpack", "a pram", "a desk chair", "an air fryer", "a first digital camera", "a tent",
+    "a smartwatch", "a set of kitchen knives", "a fridge", "an electric toothbrush", "a carry-on suitcase",
+    "a gaming monitor", "a cot for a newborn", "new glasses frames", "a stand mixer", "a robot vacuum",
+]
+_BUY_TEMPLATES = [
+    "What matters most when choosing {x}?", "How much should I expect to spend on {x}?",
+    "Is it worth paying more for {x}?", "What features actually matter in {x}?", "Should I buy {x} second-hand?",
+    "What's the best time of year to buy {x}?", "What are red flags when choosing {x}?",
+    "buying {x}, any tips?", "I have about 300 to spend on {x}. What should I prioritise?",
+    "How long should {x} last before I need to replace it?",
+]
+_SHOP_QS = [
+    "How can I tell if an online shop is legitimate?", "Are extended warranties ever worth it?",
+    "How do I stop impulse buying online?", "Is 'buy now, pay later' a good idea?",
+    "What's the difference between a refund and a store credit, and can a shop refuse a refund?",
+    "How do I spot fake reviews?", "Are supermarket own brands as good as the big brands?",
+    "How do price-tracking tools work?", "Is it cheaper to shop online or in store for groceries?",
+    "What's the best way to sell old clothes?", "How do I return something I bought abroad online?",
+]
+
+
+@_category("shopping", "choosing products, what to look for when buying, and shopping habits")
+def _gen_shopping(rng: random.Random) -> list[str]:
+    pool = _fill(_BUY_TEMPLATES, _BUY_ITEMS)
+    return _greet(rng, _persona(rng, _take(rng, pool, 240), 0.12), 0.05) + _SHOP_QS
+
+
+_DRAFTS = [
+    "Dear hiring manager, I am writing to apply for the job. I think I would be good at it because I am hard "
+    "working and a fast learner. I have worked in retail for three years. Please consider me. Thanks.",
+    "Hi all, just a reminder that the office will be closed on Friday for the move. Please pack your desks by "
+    "Thursday and label your boxes. IT will set up computers on Monday morning.",
+    "Our café started in 2019 with one coffee machine and a dream. Today we serve over 300 customers a week, "
+    "and every bean is roasted locally. Come for the coffee, stay for the cinnamon buns.",
+    "In conclusion, social media has both good and bad effects. It helps people stay connected but it can also "
+    "make them feel lonely. Therefore, people should use it carefully.",
+    "I'm sorry I missed your party. Work has been crazy and I completely forgot. I hope you had a good time and "
+    "I'll make it up to you.",
+    "The results show that students who slept more did better in tests. This proves that sleep causes better grades.",
+    "Hey team! Big news!!! We smashed our target this quarter!!! Thank you all sooo much, drinks on me Friday!!!",
+    "Welcome to my blog. Here I will write about my journey of learning to bake bread, the failures and the wins.",
+    "Our new app helps you track your water intake. It's simple, it's free and it sends you reminders.",
+    "The meeting was long. We talked about the budget, then the budget again, and then we agreed to meet again "
+    "next week.",
+    "Once upon a time there was a dragon who was afraid of fire. He lived alone in a cold cave at the edge of "
+    "the kingdom.",
+    "To whom it may concern, I wish to complain about the noise from the bar downstairs, which continues past 2am "
+    "most nights of the week.",
+    "I have attached my report. Let me know if you have any questions. I can also walk you through it on a call.",
+    "Volunteers needed! Help us clean up Riverside Park this Saturday from 9am. Gloves and bags provided.",
+]
+_DRAFT_ASKS = [
+    "Can you give me feedback on this?", "How can I make this sound more professional?", "Make this shorter.",
+    "Is the tone right here?", "What would make this more persuasive?", "Fix any grammar mistakes and explain them.",
+    "Rewrite this to sound warmer.", "Does this flow well? Be honest.", "Cut this down to two sentences.",
+    "How would an editor improve this?", "Rate this out of 10 and tell me what to change.",
+    "Make this less repetitive.", "Give me three alternative versions of this.",
+]
+
+
+@_category("feedback", "feedback, editing and tone changes on pasted drafts")
+def _gen_feedback(rng: random.Random) -> list[str]:
+    pool = []
+    for d in _DRAFTS:
+        for a in _DRAFT_ASKS:
+            pool += [f"{a}\n\n{d}", f"Here's my draft:\n\n\"{d}\"\n\n{a}", f"{d}\n\n{a}"]
+    return _take(rng, pool, 330)
+
+
+_RAW_TEXTS = [
+    "Meeting notes 3 March: Priya to send budget by Fri. Tom handles venue booking. Next meeting 10 March. "
+    "Open question: catering for 40 or 60?",
+    "Order #4471 - 2x blue mug (8.50 each), 1x teapot (24.00), shipping 4.95. Customer: J. Alvarez, Leeds.",
+    "Hi, my name's Sam Ortiz, I'm 34, I live in Denver and I work as a dental hygienist. You can reach me at "
+    "sam.ortiz@example.com.",
+    "Flight BA117 departs London Heathrow 08:25, arrives New York JFK 11:05. Seat 32C. Booking ref QZ8K2L.",
+    "Recipe: 200g flour, 2 eggs, 300ml milk, pinch of salt, butter for frying. Whisk, rest 30 min, fry thin.",
+    "Monday gym, Tuesday dentist 3pm, Wednesday call with Rosa, Thursday nothing, Friday dinner at Kim's 7:30.",
+    "The product arrived late and the box was damaged, but the headphones work perfectly and sound great.",
+    "Q3 sales: North 120k, South 95k, East 143k, West 88k. Q2 was North 110k, South 99k, East 130k, West 91k.",
+    "Apartment for rent: 2 bed, 1 bath, 68 m2, 3rd floor, no lift, balcony, 1,150 per month, available 1 June.",
+    "i went to the shop yesterday and i buyed some bread but they didnt had any milk so i go to another shop",
+    "Tasks: fix login bug (high), update README (low), add dark mode (medium), reply to Dana about API limits (high)",
+    "Temperature readings: 6am 12C, 9am 15C, noon 21C, 3pm 23C, 6pm 19C, 9pm 14C.",
+    "Attendees: Maria (marketing), Kofi (finance), Lena (design), Raj (engineering), Ben (sales).",
+    "Symptoms listed on the form: headache for 3 days, mild fever, tired, no cough, drinking plenty of water.",
+]
+_TRANSFORM_ASKS = [
+    "Turn this into JSON.", "Put this in a table.", "Extract all the names, dates and numbers from this.",
+    "Turn this into a bulleted list.", "Summarise this in one sentence.", "Convert this to CSV with a header row.",
+    "Pull out any action items.", "Rewrite this as a short, clear paragraph.", "What's missing or unclear here?",
+    "Classify this as personal, work, shopping or travel, and say why.", "Turn this into YAML.",
+    "Correct the spelling and grammar, changing as little as possible.", "Make a checklist from this.",
+]
+
+
+@_category("transform", "extracting, restructuring and converting pasted text into lists, tables, JSON and more")
+def _gen_transform(rng: random.Random) -> list[str]:
+    pool = []
+    for t in _RAW_TEXTS:
+        for a in _TRANSFORM_ASKS:
+            pool += [f"{a}\n\n{t}", f"{t}\n\n{a}", f"{a} Only output the result.\n{t}"]
+    return _take(rng, pool, 360)
+
+
+_TRACEBACKS = [
+    "TypeError: 'NoneType' object is not subscriptable", "KeyError: 'user_id'",
+    "IndexError: list index out of range", "ModuleNotFoundError: No module named 'requests'",
+    "UnicodeDecodeError: 'utf-8' codec can't decode byte 0xff in position 0",
+    "ValueError: could not convert string to float: 'N/A'", "RecursionError: maximum recursion depth exceeded",
+    "AttributeError: 'str' object has no attribute 'append'",
+    "Uncaught TypeError: Cannot read properties of undefined (reading 'map')",
+    "SyntaxError: Unexpected token '<' in JSON at position 0", "java.lang.NullPointerException",
+    "error[E0382]: borrow of moved value: `v`", "fatal: refusing to merge unrelated histories",
+    "Segmentation fault (core dumped)", "ERROR: permission denied for table orders",
+    "CORS policy: No 'Access-Control-Allow-Origin' header is present on the requested resource",
+    "ImportError: attempted relative import with no known parent package",
+    "pandas SettingWithCopyWarning: A value is trying to be set on a copy of a slice from a DataFrame",
+    "npm ERR! ERESOLVE unable to resolve dependency tree",
+    "docker: Error response from daemon: port is already allocated",
+]
+_COMMANDS = [
+    "find . -name '*.log' -mtime +7 -delete", "grep -rn 'TODO' src/ | wc -l", "chmod 755 deploy.sh",
+    "tar -xzvf archive.tar.gz", "ps aux | grep python", "du -sh * | sort -h", "git rebase -i HEAD~3",
+    "git stash pop", "git reset --hard origin/main", "git cherry-pick a1b2c3d",
+    "ssh -L 8080:localhost:80 user@server",
+    "awk -F, '{print $2}' data.csv", "sed -i 's/foo/bar/g' *.txt", "curl -sSL https://example.com/install.sh | bash",
+    "xargs -n 1 echo < list.txt", "rsync -avz --delete src/ backup/", "kill -9 1234", "crontab -e",
+    "docker compose up -d --build", "git log --oneline --graph --all", "ln -s /opt/app/current app",
+    "nohup python train.py > out.log 2>&1 &", "lsof -i :3000", "export PATH=\"$HOME/bin:$PATH\"",
+]
+_DEV_QS = [
+    "How do I undo a git push that went to the wrong branch?",
+    "What's the difference between git merge and git rebase?",
+    "How do I write a SQL query that returns each customer's most recent order?",
+    "What's the difference between LEFT JOIN and INNER JOIN, with an example?",
+    "How do I find duplicate rows in a SQL table?",
+    "In pandas, how do I group by a column and get the mean of another?",
+    "How do I read a large CSV in pandas without running out of memory?",
+    "How do I merge two DataFrames on two columns?",
+    "How do I pivot a pandas DataFrame from long to wide format?",
+    "How do I handle missing values in a pandas column?",
+    "What does a REST API's 429 status code mean, and how should my client handle it?",
+    "How do I send a POST request with JSON in Python?", "What's the difference between PUT and PATCH?",
+    "How do I write a regex that matches an email address well enough for a signup form?",
+    "What is a database migration?", "How do I profile a slow Python script?",
+    "What is a Dockerfile's ENTRYPOINT vs CMD?",
+    "How do I set up a pre-commit hook that runs my tests?", "What is an environment variable and how do I set one?",
+    "How do I write a unit test that mocks an HTTP call?",
+    "What's the difference between a list and a tuple in Python?",
+    "How do I paginate results from an API?", "How does OAuth login work, step by step?",
+    "How do I squash my last four commits into one?", "What's a good .gitignore for a Python project?",
+    "How do I run a cron job every weekday at 7am?",
+    "How do I check which version of a package is installed with pip?",
+    "What is a foreign key and why would I use one?", "How do I make a Python script accept command-line arguments?",
+    "What's the difference between async and threads in Python?",
+]
+_CODE_PASTES = [
+    "for i in range(len(items)):\n    if items[i] == target:\n        return True\nreturn False",
+    "SELECT name, COUNT(*) FROM orders GROUP BY customer_id;",
+    "const total = prices.reduce((a, b) => a + b);",
+    "df = df[df['age'] > 30]\ndf['group'] = 'senior'",
+    "def add_item(item, basket=[]):\n    basket.append(item)\n    return basket",
+    "if (user.role = 'admin') {\n  grantAccess();\n}",
+    "with open('data.txt') as f:\n    lines = f.readlines()\nprint(len(lines))",
+    "while True:\n    line = input()\n    if line == 'quit':\n        break\n    print(line.upper())",
+]
+
+
+@_category("devhelp", "debugging error messages, explaining commands, git, SQL, pandas, APIs and developer tooling")
+def _gen_devhelp(rng: random.Random) -> list[str]:
+    errs = _fill([
+        "I'm getting this error: {x}\nWhat does it mean and how do I fix it?", "What usually causes \"{x}\"?",
+        "{x}\n\nhelp?", "My script crashes with {x}. Where should I start looking?",
+        "Can you explain this error in plain English? {x}", "Got this when running my code:\n\n{x}\n\nAny idea why?",
+    ], _TRACEBACKS)
+    cmds = _fill([
+        "What does this command do? {x}", "Explain each part of this command:\n{x}", "Is it safe to run `{x}`?",
+        "Can you break down `{x}` for me?", "what does `{x}` do exactly",
+    ], _COMMANDS)
+    pastes = _fill([
+        "Is there a bug in this code?\n\n{x}", "Can you review this snippet?\n\n{x}",
+        "How can I make this cleaner?\n\n{x}",
+        "What does this do, line by line?\n\n{x}", "{x}\n\nWhat's wrong with this?",
+    ], _CODE_PASTES)
+    return _take(rng, errs, 110) + _take(rng, cmds, 110) + pastes + _DEV_QS
+
+
+_UNITS = [  # (from, to, low, high)
+    ("miles", "kilometres", 3, 400), ("kilometres", "miles", 5, 500), ("pounds", "kilograms", 2, 250),
+    ("kilograms", "pounds", 1, 150), ("pints", "litres", 1, 20), ("yards", "metres", 5, 200),
+    ("feet", "metres", 3, 30000), ("inches", "centimetres", 1, 80), ("cups of flour", "grams", 1, 6),
+    ("ounces", "grams", 1, 40), ("litres", "US gallons", 2, 90), ("square metres", "square feet", 10, 250),
+    ("acres", "hectares", 1, 500), ("knots", "kilometres per hour", 5, 40), ("tablespoons", "millilitres", 1, 8),
+    ("stone", "kilograms", 7, 20), ("metres per second", "km/h", 2, 40), ("gigabytes", "megabytes", 2, 512),
+]
+_ESTIMATES = [
+    "How many piano tuners might there be in a city of a million people?",
+    "Roughly how many golf balls fit in a school bus?",
+    "About how many words does a person speak in a lifetime?", "Estimate how many litres of water I use in a shower.",
+    "Roughly how many heartbeats does a person have in a year?", "About how many grains of rice are in a 1 kg bag?",
+    "How many pizzas are eaten in a big city on a Friday night, roughly?",
+    "Estimate how far I walk in a year at 6,000 steps a day.",
+    "About how many books could fit on a 2-metre bookshelf?", "Roughly how many breaths do I take per day?",
+    "How many tennis balls would fill a bathtub, approximately?", "Estimate the number of leaves on a big oak tree.",
+    "Roughly how much does it cost to run a 2 kW heater for 5 hours at 0.30 per kWh?",
+    "About how many people are on planes in the sky at any one moment?",
+    "Estimate how many hours I've spent sleeping by age 30.",
+]
+
+
+def _numbers_problem(rng: random.Random, kind: int) -> str:
+    r = rng.randint
+    if kind == 0:
+        a, b, lo, hi = rng.choice(_UNITS)
+        v = r(lo, hi)
+        return rng.choice([f"How many {b} is {v} {a}?", f"Convert {v} {a} to {b}.", f"{v} {a} in {b}?",
+                           f"What's {v} {a} in {b}, and how do I do it in my head?"])
+    if kind == 1:
+        p, x = rng.choice([5, 10, 12, 15, 18, 20, 25, 30, 35, 40, 60, 75]), r(12, 480)
+        return rng.choice([f"What is {p}% of {x}?", f"A jacket costs {x} and is {p}% off. What's the sale price?",
+                           f"My rent of {x * 5} is going up by {p}%. What will I pay?",
+                           f"How do I work out {p}% of {x} quickly without a calculator?"])
+    if kind == 2:
+        bill, n, tip = r(40, 320), r(2, 9), rng.choice([10, 12, 15, 18, 20])
+        return (f"Our restaurant bill is {bill}. We want to leave a {tip}% tip and split it between {n} people. "
+                "How much each?")
+    if kind == 3:
+        serves, want = r(2, 6), r(3, 12)
+        if serves == want:
+            want += 2
+        g = r(2, 9) * 50
+        return (f"A recipe for {serves} people needs {g} g of flour. How much do I need for {want} people? "
+                "How do I scale the rest of the recipe?")
+    if kind == 4:
+        km, h = r(80, 900), r(2, 9)
+        return rng.choice([f"If I drive {km} km in {h} hours, what's my average speed?",
+                           f"A train covers {km} km at {r(60, 300)} km/h. How long does the journey take?",
+                           f"My car uses {r(4, 9)} litres per 100 km. How much fuel do I need for {km} km?"])
+    if kind == 5:
+        old, new = r(20, 400), r(20, 400)
+        if old == new:
+            new += 7
+        return rng.choice([f"What's the percentage change from {old} to {new}?",
+                           f"Sales went from {old} to {new} units. By what percentage did they change?"])
+    if kind == 6:
+        w, l_ = r(2, 9), r(3, 12)
+        return rng.choice([f"My room is {w} m by {l_} m. How many square metres of flooring do I need, with 10% extra?",
+                           f"How much paint do I need for a wall {w} m high and {l_} m long if a litre covers 10 m2?",
+                           f"A garden is {w * 2} m by {l_ * 2} m. How many metres of fence go around it?"])
+    if kind == 7:
+        h1, m1 = r(6, 21), rng.choice([0, 15, 30, 45])
+        dur = r(35, 400)
+        return rng.choice([f"If I start at {h1}:{m1:02d} and the task takes {dur} minutes, when will I finish?",
+                           f"A film starts at {h1}:{m1:02d} and runs {dur // 3 + 60} minutes. What time does it end?"])
+    if kind == 8:
+        a, b = r(2, 12), r(2, 12)
+        return rng.choice([f"If {a} workers build a wall in {b} days, how long would {a + r(1, 6)} workers take?",
+                           f"{a} taps fill a tank in {b} hours. How long do {a * 2} taps take?"])
+    return rng.choice(_ESTIMATES) + rng.choice(["", " Show your assumptions.", " Just a rough order of magnitude."])
+
+
+@_category("numbers",
+    "unit conversions, percentages, everyday arithmetic and estimation questions with varied numbers")
+def _gen_numbers(rng: random.Random) -> list[str]:
+    out = list(dict.fromkeys(_numbers_problem(rng, i % 10) for i in range(520)))
+    return out[:420]
+
+
+_TRIVIA_TOPICS = [
+    "the solar system", "world capitals", "1990s pop music", "the human body", "famous paintings", "Olympic history",
+    "dinosaurs", "world flags", "Shakespeare", "the ocean", "kitchen science", "ancient Greece", "inventions",
+    "famous bridges", "birds", "chemistry elements", "mountains of the world", "movie soundtracks", "mythology",
+    "world religions", "languages of the world", "the Cold War", "football World Cups", "famous novels",
+    "space exploration", "insects", "the Tudors", "African geography", "musical instruments", "the weather",
+]
+_QUIZ_FORMATS = [
+    "Write {n} pub quiz questions about {x}, with answers.", "Give me {n} multiple-choice questions on {x}.",
+    "Make a {n}-question true-or-false quiz about {x}.", "Quiz me on {x}: ask one question at a time.",
+    "Create {n} hard trivia questions about {x} for people who think they know it well.",
+    "I'm hosting a quiz night. Write a round of {n} questions about {x}, easy to hard.",
+    "Give me {n} fun facts about {x} that would work as quiz questions.",
+    "Write {n} picture-round ideas for a quiz about {x}.", "Make {n} trivia questions about {x} suitable for kids.",
+]
+
+
+@_category("trivia", "quiz and trivia generation on many topics")
+def _gen_trivia(rng: random.Random) -> list[str]:
+    pool = [t.format(n=rng.choice(["5", "8", "10", "six", "twelve"]),
+        x=x) for t in _QUIZ_FORMATS for x in _TRIVIA_TOPICS]
+    return _take(rng, pool, 250)
+
+
+_BRANDS = [
+    "a family-run Italian restaurant", "a yoga studio", "a local plumber", "an independent bookshop", "a dog groomer",
+    "a craft brewery", "a nail salon", "a tutoring service", "a second-hand furniture shop", "a vegan food truck",
+    "a wedding photographer", "a bike repair café", "a small hotel by the sea", "a dental practice", "a climbing gym",
+    "a handmade jewellery brand", "a plant shop", "an accountancy firm for freelancers", "a children's theatre group",
+    "a farm shop", "a skincare brand", "a language app", "a co-working space", "a personal trainer",
+]
+_MARKETING_TASKS = [
+    "Write an Instagram caption for {x} announcing a summer offer.", "Write three tweets promoting {x}.",
+    "Give me a week of social media post ideas for {x}.", "Write a short Google ad for {x}, under 90 characters.",
+    "Write the text for a flyer for {x}.", "Suggest ten hashtags for {x}.",
+    "Write a welcome email for new customers of {x}.",
+    "How can {x} get more reviews online?", "What would a simple marketing plan for {x} look like?",
+    "Write a 30-second radio ad script for {x}.", "Write an 'About us' section for the website of {x}.",
+    "Who is the target audience for {x}, and how do I reach them?", "Write a TikTok video idea for {x}.",
+    "Write a LinkedIn post celebrating the fifth anniversary of {x}.",
+    "Write a newsletter intro for {x} for December.",
+]
+
+
+@_category("marketing",
+    "social media posts, ads, captions, newsletters and simple marketing plans for small businesses")
+def _gen_marketing(rng: random.Random) -> list[str]:
+    return _decorate(rng, _take(rng, _fill(_MARKETING_TASKS, _BRANDS), 300),
+                     ["Keep it upbeat.", "Avoid clichés.", "Use a friendly, local tone.", "No emojis, please.",
+                      "Make it a bit funny.", "Keep it under 50 words."], 0.25)
+
+
+_EVENTS_PLAN = [
+    "a surprise 40th birthday party", "a baby shower", "a kids' birthday party for ten 6-year-olds",
+    "a garden barbecue for 25 people",
+    "a murder mystery dinner party", "a retirement party for a colleague", "a small wedding on a tight budget",
+    "a family reunion", "a housewarming party", "a charity quiz night", "a book launch", "a team away day",
+    "a New Year's Eve party at home", "a school fundraiser fair", "a hen do that isn't too wild",
+    "a games night for adults",
+    "a graduation party", "a picnic for a big group", "a neighbourhood street party",
+    "a memorial gathering for my grandad",
+    "a Eurovision viewing party", "a sleepover for 9-year-olds", "an engagement dinner",
+    "a Halloween party for teenagers",
+]
+_EVENT_ASKS = [
+    "Help me plan {x}.", "What do I need to organise for {x}?", "Give me a checklist for {x}.",
+    "What food would work well for {x}?", "Suggest a theme and decorations for {x}.",
+    "What's a realistic budget for {x}?",
+    "Write the invitation text for {x}.", "Give me a timeline for the day of {x}.",
+    "What games or activities suit {x}?",
+    "What usually goes wrong at {x}, and how do I avoid it?", "I'm hosting {x} next month. Where do I start?",
+    "ideas for {x}?",
+]
+
+
+@_category("events", "party, celebration and event planning: checklists, themes, food, invitations and timings")
+def _gen_events(rng: random.Random) -> list[str]:
+    return _greet(rng, _take(rng, _fill(_EVENT_ASKS, _EVENTS_PLAN), 300), 0.06)
+
+
+_PHIL_QS = [
+    "Is it ever right to lie?", "Do we have free will?", "What makes a life meaningful?", "Is morality objective?",
+    "Can machines ever be conscious?", "What is the self, if my cells are always replaced?",
+    "Is it wrong to eat meat?",
+    "Should we judge historical figures by today's standards?", "Is it fair to inherit wealth?",
+    "Do we owe anything to future generations?", "What is justice?", "Is happiness the goal of life?",
+    "Can you be good without being religious?", "Is there a difference between killing and letting die?",
+    "Should art be separated from the artist?", "Is it ethical to have children given climate change?",
+    "What do we owe strangers in need?", "Is privacy a right or a privilege?",
+    "Can something be true for me but not for you?",
+    "Is beauty in the eye of the beholder?", "Is it okay to break an unjust law?", "What is knowledge, really?",
+    "Does time exist without change?", "Are we responsible for our dreams or our thoughts?",
+    "Is a promise still binding if circumstances change?", "Can war ever be just?", "What do we owe animals?",
+    "Is it selfish to be kind because it makes you feel good?",
+]
+_PHILOSOPHERS = [
+    "Socrates", "Plato", "Aristotle", "Kant", "Nietzsche", "Simone de Beauvoir", "John Stuart Mill", "Descartes",
+    "Hume", "Confucius", "Laozi", "Spinoza", "Hannah Arendt", "Kierkegaard", "Epicurus", "Marcus Aurelius",
+    "Wittgenstein", "Sartre", "Iris Murdoch", "Peter Singer", "Hobbes", "Rousseau", "Mary Wollstonecraft", "Camus",
+]
+_IDEAS = [
+    "utilitarianism", "stoicism", "existentialism", "the trolley problem", "the ship of Theseus", "Plato's cave",
+    "the veil of ignorance", "moral relativism", "determinism", "the problem of evil", "nihilism", "virtue ethics",
+    "the categorical imperative", "the experience machine", "Pascal's wager", "the is-ought problem",
+    "solipsism", "the Chinese room argument", "the social contract", "absurdism",
+]
+
+
+@_category("philosophy", "philosophy and ethics: big questions, thinkers and classic ideas and thought experiments")
+def _gen_philosophy(rng: random.Random) -> list[str]:
+    qs = _fill(["{x}", "{x} Give me the main positions.", "{x} What would different philosophers say?",
+                "{x} Argue both sides briefly.", "My friend and I disagree on this: {x} Who's right?"], _PHIL_QS)
+    who = _fill(["What did {x} believe?", "Summarise the main ideas of {x} in plain words.",
+                 "What's a good first book by or about {x}?", "How is {x} relevant to everyday life today?",
+                 "What would {x} think about social media?"], _PHILOSOPHERS)
+    ideas = _fill(["Explain {x} simply.", "What's the strongest objection to {x}?",
+        "Give me an everyday example of {x}.",
+                   "what is {x}", "How would {x} apply to a decision about whether to quit my job?"], _IDEAS)
+    return _take(rng, qs, 110) + _take(rng, who, 100) + _take(rng, ideas, 90)
+
+
+_FEELINGS = [
+    "I compare myself to everyone on social media", "I can't stop overthinking conversations after they happen",
+    "I procrastinate even on things I want to do", "I feel like a fraud at work even though I get good feedback",
+    "I find it hard to say no to people", "I get nervous talking on the phone",
+    "I lose motivation after the first week of any goal",
+    "I feel lonely even though I have friends", "I get irritated really easily when I'm tired",
+    "I want to be more confident in groups", "I keep starting projects and never finishing them",
+    "I worry a lot about things I can't control", "I'm bad at accepting compliments", "I struggle to make decisions",
+    "I feel guilty when I rest", "I'm always late, no matter how hard I try",
+]
+_PSYCH_CONCEPTS = [
+    "the Dunning-Kruger effect", "impostor syndrome", "the spotlight effect", "growth mindset",
+    "learned helplessness",
+    "the halo effect", "decision fatigue", "the Zeigarnik effect", "emotional intelligence", "attachment styles",
+    "the bystander effect", "negativity bias", "flow state", "habit stacking", "delayed gratification",
+    "the paradox of choice",
+]
+_ETIQUETTE = [
+    "How much should I tip a hairdresser?", "Is it rude to bring a plus-one without asking?",
+    "What's the etiquette for splitting the bill on a group dinner?", "How long after a wedding can I send a gift?",
+    "Should I take my shoes off at a friend's house?", "How do I leave a party early without being rude?",
+    "Is it okay to regift a present?", "How do I politely decline a wedding invitation?",
+    "What should I bring when invited to dinner at someone's home?", "How soon should I reply to a work email?",
+    "Is it rude to use my phone at the dinner table?", "How do I ask guests to take their shoes off?",
+    "What's the etiquette for a funeral of someone I didn't know well?",
+    "Do I need to send thank-you notes for birthday gifts?",
+    "How do I handle a guest who won't leave?", "Is it rude to recline my seat on a plane?",
+    "How do I correct someone who keeps getting my name wrong?",
+    "What's polite to say to someone who's just lost a pet?",
+    "Should I say something if a colleague has food in their teeth?",
+    "How do I end a conversation with a chatty neighbour?",
+    "What's the right way to introduce two people to each other?", "Is it okay to ask how much someone earns?",
+    "How do I remind a friend about money they owe me without it being awkward?",
+    "Who pays on a first date these days?", "How do I politely decline being a bridesmaid?",
+]
+
+
+@_category("selfhelp", "psychology, habits, confidence and self-improvement, plus everyday etiquette")
+def _gen_selfhelp(rng: random.Random) -> list[str]:
+    feel = _fill(["{X}. How do I change that?", "{X}. Is that common?", "{X}. Any practical tips?",
+                  "{X}. Why do I do this?", "{X}. Can you give me a small exercise to try this week?",
+                  "honestly {x}. how do people deal with this"], _FEELINGS)
+    concepts = _fill(["What is {x}?", "Is {x} backed by real research?", "How does {x} show up in daily life?",
+                      "Explain {x} with an example.", "How can knowing about {x} help me?"], _PSYCH_CONCEPTS)
+    return _take(rng, feel, 120) + _take(rng, concepts, 70) + _ETIQUETTE
+
+
+_NAMING_THINGS = [
+    "a podcast about urban gardening", "a cat that's completely black", "a startup making reusable packaging",
+    "a fantasy tavern", "a family WhatsApp group", "a running club that meets at dawn", "a home bakery",
+    "a board game about pirates", "a newsletter for remote workers", "a YouTube channel about cheap travel",
+    "a golden retriever puppy", "a book club that mostly drinks wine", "a cleaning company",
+    "a hedgehog rescue charity",
+    "my D&D character, a grumpy dwarf cleric", "a coffee blend with cardamom", "a pub quiz team",
+    "a sourdough starter",
+    "a spaceship in my novel", "a children's clothing brand", "a hiking blog", "a mobile app for splitting bills",
+]
+_IDIOMS = [
+    "break the ice", "bite the bullet", "the ball is in your court", "spill the beans", "cost an arm and a leg",
+    "under the weather", "hit the sack", "once in a blue moon", "a blessing in disguise",
+    "let the cat out of the bag",
+    "barking up the wrong tree", "beat around the bush", "the elephant in the room", "burn the midnight oil",
+    "cut corners", "sit on the fence", "a piece of cake", "jump on the bandwagon", "pull someone's leg",
+    "the last straw",
+]
+_SLANG = [
+    "rizz", "no cap", "mid", "salty", "ghosting", "lowkey", "slay", "bussin", "touch grass", "main character energy",
+    "it's giving", "ick", "simp", "vibe check", "delulu", "situationship", "sus", "FOMO", "stan", "glow up",
+]
+_PUN_TOPICS = ["cheese", "cats", "coffee", "maths", "trees", "bread", "fish", "space", "music", "eggs", "shoes",
+               "books", "vegetables", "dinosaurs", "weather", "computers", "the ocean", "birds", "plants", "tea"]
+
+
+@_category("wordplay", "names and titles, puns, jokes, riddles, idioms and slang")
+def _gen_wordplay(rng: random.Random) -> list[str]:
+    names = _fill(["Give me ten name ideas for {x}.", "What should I call {x}?", "Suggest some punny names for {x}.",
+                   "name ideas for {x}?", "Brainstorm names for {x}: some serious, some silly."], _NAMING_THINGS)
+    idioms = _fill(["What does '{x}' mean?", "Where does the phrase '{x}' come from?",
+                    "Use '{x}' in a sentence.", "Is there an equivalent of '{x}' in Spanish or French?",
+                    "what does {x} mean"], _IDIOMS)
+    slang = _fill(["What does '{x}' mean?", "my kid keeps saying '{x}'. what does it mean?",
+                   "How do people use the slang '{x}'?", "Is '{x}' still cool to say or is it cringe now?"], _SLANG)
+    puns = _fill(["Tell me a pun about {x}.", "Give me five {x} puns.", "Write a riddle whose answer involves {x}.",
+                  "Make up a joke about {x} for a kid's lunchbox note.",
+                  "What's a good dad joke about {x}?"], _PUN_TOPICS)
+    return (_take(rng, names, 90) + _take(rng, idioms, 80) + _take(rng, slang, 60) + _take(rng, puns, 80))
+
+
+def _finance_scenario(rng: random.Random, kind: int) -> str:
+    r = rng.randint
+    if kind == 0:
+        pay, rent = r(18, 70) * 100, r(6, 18) * 100
+        return (f"I take home {pay:,} a month and my rent is {rent:,}. "
+                + rng.choice(["How should I split the rest between bills, savings and fun?",
+                              "Can you draft a simple monthly budget for me?",
+                              "Is my rent too high a share of my income?"]))
+    if kind == 1:
+        debt, rate, extra = r(2, 30) * 500, rng.choice([12, 15, 18.9, 22, 24.9, 29.9]), r(2, 12) * 25
+        return (f"I owe {debt:,} on a credit card at {rate}% APR. If I pay an extra {extra} a month, "
+                "roughly how much faster do I clear it?")
+    if kind == 2:
+        goal, months = r(10, 200) * 100, r(6, 48)
+        what = rng.choice(["a house deposit", "a wedding", "a new car", "an emergency fund", "a trip to Japan",
+            "a laptop"])
+        return (f"I want to save {goal:,} for {what} in {months} months. "
+                "How much is that per month, and is it realistic?")
+    if kind == 3:
+        amt, rate, yrs = r(1, 50) * 1000, rng.choice([2, 3, 4, 4.5, 5, 6, 7]), r(3, 30)
+        return rng.choice([f"If I invest {amt:,} at {rate}% a year for {yrs} years, what will it grow to?",
+                           f"How much would {amt:,} be worth after {yrs} years at {rate}% compound interest?"])
+    if kind == 4:
+        a, b = r(25, 90) * 1000, r(25, 90) * 1000
+        return (f"I've been offered {a:,} a year at one company and {b:,} at another with better benefits. "
+                "How do I compare the two offers properly?")
+    if kind == 5:
+        price, dep = r(15, 90) * 10000, rng.choice([5, 10, 15, 20, 25])
+        return (f"We want to buy a home for {price:,} with a {dep}% deposit. How much deposit is that, and what "
+                "other upfront costs should we expect?")
+    if kind == 6:
+        sub = r(5, 25)
+        return rng.choice([
+            f"I spend about {sub} a week on coffee. What is that over a year, and what if I invested it instead?",
+            f"I have {sub} streaming and app subscriptions. How do I decide which to cancel?",
+            f"My partner earns {sub * 3}k and I earn {sub * 2}k. How should we split shared bills fairly?"])
+    age = r(22, 60)
+    return rng.choice([
+        f"I'm {age} with no pension savings. Where should I start?",
+        f"I'm {age} and just inherited {r(2, 60) * 1000:,}. What should I think about before spending it?",
+        f"I'm {age} and want to retire at {age + r(8, 25)}. How do I work out how much I need?"])
+
+
+@_category("finance", "personal finance scenarios with concrete numbers: budgets, debt, saving, interest and offers")
+def _gen_finance(rng: random.Random) -> list[str]:
+    return list(dict.fromkeys(_finance_scenario(rng, i % 8) for i in range(460)))[:400]
+
+
+_QUICK = [
+    "best way to store basil?", "how long do eggs last", "is pluto a planet", "tallest mountain in africa?",
+    "define serendipity", "speed of sound?", "how to boil pasta", "cure for hiccups", "what's a haiku",
+    "how many ounces in a pound", "who wrote dracula", "why is my wifi slow", "is coffee bad for you",
+    "fastest land animal", "how old is the earth", "what is tofu made of", "when was the first iphone",
+    "how to tie a tie", "capital of canada", "what's a roth ira", "meaning of 'ubiquitous'", "how to make ice faster",
+    "good name for a goldfish?", "is it going to rain in the desert", "how far is mars", "how hot is lava",
+    "what's a leap year", "who invented zero", "best houseplants for low light", "how do solar panels work",
+    "why do we sneeze", "is honey vegan", "quick dinner ideas", "how to cook quinoa", "tips for a long flight",
+    "how to stop a nosebleed", "difference between bake and roast", "what is a sonnet", "how many bones in a foot",
+    "healthy snacks for work", "what's a bear market", "how to fold a shirt", "synonym for happy",
+    "antonym of generous", "words that rhyme with silver", "plural of octopus", "is it 'affect' or 'effect'",
+    "how big is a blue whale", "how do bats see", "what eats jellyfish", "do fish sleep", "can dogs eat grapes",
+    "why is the sea salty", "how to clean suede", "how to whistle", "how many teaspoons in a tablespoon",
+    "convert 350f to c", "15% of 80", "square root of 144", "what's 7 times 8", "is 91 prime",
+    "how to say thank you in japanese", "hello in swahili", "translate 'good night' to italian",
+    "what year did ww2 end", "who painted the starry night", "what is the speed of light", "largest ocean",
+    "smallest country in the world", "longest river in asia", "deepest lake", "how to meditate",
+    "how to fall asleep fast", "best stretches for hamstrings", "how much water per day", "what is gluten",
+    "is rice gluten free", "how long to boil corn", "how to ripen avocados", "how to store potatoes",
+    "how to sharpen scissors", "why do knees crack", "what is a black hole", "what's an ETF",
+    "how to write a limerick", "how to start a blog", "what is css", "python vs java", "what's a vpn",
+    "what is markdown", "how to center a div", "what's an llm", "what is phishing", "how to clear cache",
+    "how to screenshot on mac", "how to reset a router", "what's 2fa", "how does bluetooth work",
+    "tips for public speaking", "how to say no politely", "how to make small talk", "first date ideas",
+    "cheap hobbies", "ideas for a rainy day", "what to do when bored", "gift ideas for dad", "fun facts about owls",
+    "riddle please", "tell me a joke", "a fun fact", "recommend a podcast", "recommend a board game",
+    "suggest a movie for tonight", "song ideas for a road trip", "motivate me", "inspire me", "quote about courage",
+    "how to be more productive", "how to focus", "what's the pomodoro thing", "how to wake up early",
+]
+
+
+@_category("quick", "very short, search-style queries and one-liners")
+def _gen_quick(rng: random.Random) -> list[str]:
+    return list(_QUICK)
+
+
+# ---------------------------------------------------------------------------------------
 # Public API
 # ---------------------------------------------------------------------------------------
 
