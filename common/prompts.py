@@ -2612,13 +2612,15 @@ _DRAFT_ASKS = [
 ]
 
 
+def _pasted(texts: Sequence[str], asks: Sequence[str], forms: Sequence[str]) -> list[str]:
+    """Every pasted text with every request, in every form (``{t}``: the text, ``{a}``: the request)."""
+    return [f.format(t=t, a=a) for t in texts for a in asks for f in forms]
+
+
 @_category("feedback", "feedback, editing and tone changes on pasted drafts")
 def _gen_feedback(rng: random.Random) -> list[str]:
-    pool = []
-    for d in _DRAFTS:
-        for a in _DRAFT_ASKS:
-            pool += [f"{a}\n\n{d}", f"Here's my draft:\n\n\"{d}\"\n\n{a}", f"{d}\n\n{a}"]
-    return _take(rng, pool, 330)
+    forms = ["{a}\n\n{t}", "Here's my draft:\n\n\"{t}\"\n\n{a}", "{t}\n\n{a}"]
+    return _take(rng, _pasted(_DRAFTS, _DRAFT_ASKS, forms), 330)
 
 
 _RAW_TEXTS = [
@@ -2650,11 +2652,8 @@ _TRANSFORM_ASKS = [
 
 @_category("transform", "extracting, restructuring and converting pasted text into lists, tables, JSON and more")
 def _gen_transform(rng: random.Random) -> list[str]:
-    pool = []
-    for t in _RAW_TEXTS:
-        for a in _TRANSFORM_ASKS:
-            pool += [f"{a}\n\n{t}", f"{t}\n\n{a}", f"{a} Only output the result.\n{t}"]
-    return _take(rng, pool, 360)
+    forms = ["{a}\n\n{t}", "{t}\n\n{a}", "{a} Only output the result.\n{t}"]
+    return _take(rng, _pasted(_RAW_TEXTS, _TRANSFORM_ASKS, forms), 360)
 
 
 _TRACEBACKS = [
