@@ -67,9 +67,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 _FIELDS = ("modes", "batch_sizes", "ks", "repeats", "max_new_tokens", "max_new_tokens_spread", "requests_per_batch",
-           "temperature", "seed", "sequential_threads", "lane_threads", "peers", "cooperative", "calibrate", "warmup", "flex_learning", "chat",
-           "keep_steps",
-           "timeline_batch", "out_dir", "label", "progress")
+           "temperature", "seed", "sequential_threads", "lane_threads", "peers", "cooperative", "calibrate",
+           "warmup", "flex_learning", "chat", "keep_steps", "timeline_batch", "out_dir", "label", "progress")
 
 
 def config_from_args(args: argparse.Namespace):
