@@ -3115,6 +3115,1614 @@ def _gen_quick(rng: random.Random) -> list[str]:
 
 
 # ---------------------------------------------------------------------------------------
+# Round-10 categories (A): parenting (babies to teens), geography (places, climates, rivers,
+# mountains, maps and time zones), everyday psychology (emotions, habits, memory, biases),
+# myths and folklore from many cultures, music (instruments, theory, genres, songwriting,
+# practice) and economics (inflation, rates, trade, taxes, markets, news-style questions).
+# ---------------------------------------------------------------------------------------
+
+def _decorate_finished(rng: random.Random, prompts: Sequence[str], suffixes: Sequence[str], p: float) -> list[str]:
+    """``_decorate`` for prompts that end in ``.``, ``?`` or ``!`` only: a suffix after a casual,
+    unpunctuated prompt ("how are X and Y alike Keep it short.") would read as one run-on line."""
+    out = []
+    for s in prompts:
+        out.extend(_decorate(rng, [s], suffixes, p) if s[-1:] in ".?!" else [s])
+    return out
+
+
+# --- parenting -------------------------------------------------------------------------
+
+_R10A_KID_SITUATIONS = [  # (who, what they do): "{X} {y}." reads as a sentence
+    ("my 4-month-old", "only naps if someone is holding her"),
+    ("my newborn", "seems to have his days and nights mixed up"),
+    ("my 6-month-old", "refuses to take a bottle"),
+    ("my 9-month-old", "still wakes up every two hours at night"),
+    ("my 11-month-old", "throws all her food on the floor at every meal"),
+    ("my 14-month-old", "isn't walking yet"),
+    ("my 18-month-old", "only says a handful of words"),
+    ("my 2-year-old", "says no to absolutely everything"),
+    ("my 2-year-old", "has started climbing out of his cot"),
+    ("my 3-year-old", "refuses to sit on the potty"),
+    ("my 3-year-old", "can't fall asleep without a pacifier"),
+    ("my 3-year-old", "has started waking up at 5am"),
+    ("my 4-year-old", "has an imaginary friend who gets blamed for everything"),
+    ("my 4-year-old", "cries every morning at preschool drop-off"),
+    ("my 5-year-old", "still wets the bed a few nights a week"),
+    ("my 5-year-old", "has a meltdown every time the tablet goes off"),
+    ("my 6-year-old", "takes an hour to eat dinner"),
+    ("my 6-year-old", "gets furious whenever she loses a board game"),
+    ("my 7-year-old", "says he's bored the minute he isn't on a screen"),
+    ("my 7-year-old", "only wants to watch videos of other kids playing games"),
+    ("my 8-year-old", "cries over homework every single evening"),
+    ("my 8-year-old", "won't try any food he hasn't eaten before"),
+    ("my 9-year-old", "forgets his lunch or his PE kit almost every day"),
+    ("my 10-year-old", "gets stomach aches before every test"),
+    ("my 11-year-old", "has started locking her bedroom door"),
+    ("my 12-year-old", "is embarrassed to be seen with me in public"),
+    ("my 13-year-old", "sleeps until 1pm at weekends"),
+    ("my 14-year-old", "has stopped doing any chores at all"),
+    ("my 14-year-old", "is on his phone until 2am on school nights"),
+    ("my 15-year-old", "says she's giving up on maths because she's 'just bad at it'"),
+    ("my 17-year-old", "has no plan for after school and won't talk about it"),
+    ("my 5-year-old and 8-year-old", "fight over everything from the TV remote to the front seat"),
+    ("my twins, who are 6,", "compete over who gets the most attention"),
+    ("my 12-year-old and 9-year-old", "can't be left alone together for ten minutes without a fight"),
+]
+_R10A_SITUATION_TEMPLATES = [
+    "{X} {y}. What can I try?", "{X} {y}. Is this a phase, or should I be worried?",
+    "{X} {y}, and I'm running out of patience. Any ideas?", "how do i handle it when {x} {y}",
+    "{X} {y}. My partner wants to ignore it and I want to step in. Who's right?",
+    "Quick question: {x} {y}. Is that normal?", "{X} {y}. What do child development experts usually suggest?",
+    "{X} {y}. What's one thing I could change this week?",
+]
+_R10A_KID_DECISIONS = [  # (who, a question or request they've raised)
+    ("my 9-year-old", "has asked me straight out whether Santa is real"),
+    ("my 10-year-old", "is begging to walk to school on her own"),
+    ("my 12-year-old", "wants to start a YouTube channel"),
+    ("my 13-year-old", "wants to dye her hair bright blue before a school photo"),
+    ("my 15-year-old", "wants to go to a party where no adults will be around"),
+    ("my 16-year-old", "has his first girlfriend and I have no idea what rules to set"),
+    ("my 16-year-old", "wants a weekend job even though exams are coming up"),
+    ("my 11-year-old", "wants to stay home alone for an afternoon"),
+    ("my 14-year-old", "wants to get a job delivering newspapers before school"),
+    ("my 8-year-old", "is asking for a pet snake"),
+    ("my 13-year-old", "wants to take the bus into town with friends"),
+    ("my 7-year-old", "asked me why her friend has two mums"),
+    ("my 17-year-old", "wants to take a gap year and travel"),
+]
+_R10A_DECISION_TEMPLATES = [
+    "{X} {y}. How should I handle it?", "{X} {y}. What would you do?", "{X} {y}. Help me think it through.",
+    "{X} {y}. What should I say?", "so {x} {y}. thoughts?",
+]
+_R10A_LISTENERS = ["a 3-year-old", "a 5-year-old", "a 7-year-old", "a 10-year-old", "a 13-year-old",
+                   "a 16-year-old"]
+_R10A_HARD_TOPICS = [  # (topic, compatible listeners by index into _R10A_LISTENERS)
+    ("the death of a grandparent", (0, 1, 2, 3, 4, 5)), ("our dog dying", (0, 1, 2, 3, 4)),
+    ("our divorce", (0, 1, 2, 3, 4, 5)), ("a new baby on the way", (0, 1, 2, 3)),
+    ("moving to a new city", (1, 2, 3, 4, 5)), ("puberty and how their body will change", (2, 3, 4)),
+    ("staying safe online", (2, 3, 4, 5)), ("my cancer diagnosis", (1, 2, 3, 4, 5)),
+    ("money being tight this year", (2, 3, 4, 5)), ("a war they keep hearing about on the news", (2, 3, 4, 5)),
+    ("body boundaries and consent", (0, 1, 2, 3, 4, 5)), ("alcohol and drugs", (3, 4, 5)),
+    ("being adopted", (0, 1, 2, 3, 4, 5)), ("the lockdown drills at school", (1, 2, 3)),
+    ("Grandpa's dementia", (0, 1, 2, 3, 4)), ("a racist comment they heard at school", (2, 3, 4, 5)),
+    ("the fact that I've lost my job", (1, 2, 3, 4, 5)), ("their best friend's parents splitting up", (1, 2, 3, 4)),
+    ("sex and healthy relationships", (3, 4, 5)), ("vaping", (3, 4, 5)),
+    ("a family member going to prison", (1, 2, 3, 4, 5)), ("their worries about climate change", (2, 3, 4, 5)),
+    ("explicit content they might come across online", (3, 4, 5)),
+]
+_R10A_HARD_TEMPLATES = [
+    "How do I explain {t} to {a}?", "What should I say to {a} about {t}?",
+    "I need to talk to {a} about {t}. Where do I even start?", "how much should i tell {a} about {t}",
+    "Can you give me a short, honest script for talking to {a} about {t}?",
+    "What mistakes should I avoid when talking to {a} about {t}?",
+]
+_R10A_KID_AGES = ["6-month-old", "1-year-old", "2-year-old", "4-year-old", "6-year-old", "9-year-old",
+                  "12-year-old", "15-year-old"]
+_R10A_AGE_QS = [  # (question, compatible ages by index into _R10A_KID_AGES)
+    ("How much sleep does a {a} need?", (0, 1, 2, 3, 4, 5, 6, 7)),
+    ("What's a sensible bedtime for a {a}?", (1, 2, 3, 4, 5, 6, 7)),
+    ("What chores can a {a} realistically do?", (2, 3, 4, 5, 6, 7)),
+    ("How much screen time is reasonable for a {a}?", (2, 3, 4, 5, 6, 7)),
+    ("how much pocket money is normal for a {a}", (4, 5, 6, 7)),
+    ("What should I pack in a {a}'s lunchbox?", (3, 4, 5, 6)),
+    ("How can I help a {a} with homework without doing it for them?", (4, 5, 6, 7)),
+    ("What are some good books to read aloud to a {a}?", (0, 1, 2, 3, 4, 5)),
+    ("What milestones should a {a} be reaching?", (0, 1, 2, 3)),
+    ("How much independence is appropriate for a {a}?", (3, 4, 5, 6, 7)),
+    ("How do I keep a {a} happy on a six-hour car journey?", (1, 2, 3, 4, 5, 6)),
+    ("What healthy snacks will a {a} actually eat?", (1, 2, 3, 4, 5, 6)),
+    ("How many after-school activities is too many for a {a}?", (4, 5, 6, 7)),
+    ("What's a good morning routine for a {a}?", (2, 3, 4, 5, 6, 7)),
+    ("What's a fair consequence when a {a} breaks a house rule?", (2, 3, 4, 5, 6, 7)),
+    ("What games can I play with a {a} that help with learning?", (0, 1, 2, 3, 4)),
+]
+_R10A_APPROACHES = [
+    "sleep training", "baby-led weaning", "gentle parenting", "time-outs", "reward charts",
+    "natural consequences", "co-sleeping", "authoritative parenting", "attachment parenting",
+    "free-range parenting", "praise for effort rather than intelligence", "the 'one bite' rule at dinner",
+    "screen-free weekends", "weekly family meetings", "paid chores", "Montessori-style play at home",
+    "sweets as a reward for good behaviour", "unstructured free play",
+]
+_R10A_APPROACH_TEMPLATES = [
+    "What's the idea behind {x}, and does it actually work?", "What are the pros and cons of {x}?",
+    "My mum has strong opinions about {x}. What does the research actually say?", "explain {x} in a few sentences",
+    "We're thinking about trying {x}. What should we know first?", "{X}: good idea or just a trend?",
+]
+_R10A_PARENT_ONEOFFS = [
+    "We have a 3-year-old and a newborn, and the 3-year-old has started acting like a baby again: asking for "
+    "a bottle, baby talk, the lot. Is this regression normal, and how do we handle it?",
+    "I'm a single dad working shifts, and my 10-year-old spends a lot of time at her grandma's. How do I stay "
+    "close to her when I'm not around much?",
+    "My 14-year-old son got caught vaping at school. I'm furious but I don't want to push him away. How should "
+    "I handle the conversation tonight?",
+    "Our 7-year-old still sleeps in our bed most nights. How do we move her back to her own room without weeks "
+    "of tears?",
+    "My daughter is 5 and starts school in September. She can't write her name yet. Should I be worried, or "
+    "work on it over the summer?",
+    "My 12-year-old got a C on a maths test and cried for an hour. How do I help her see mistakes differently?",
+    "We're a blended family: my two kids are 9 and 11 and my partner's son is 8. They fight over everything. "
+    "How do we make the house feel fair?",
+    "I shouted at my 4-year-old this morning and I feel awful. How do I repair things with him?",
+    "My teenager wants to go vegetarian and I cook for a family of five. How do I support her without making "
+    "three dinners every night?",
+    "My 17-year-old is learning to drive and I'm a nervous passenger. How do I teach her without us both "
+    "losing it?",
+    "What's a realistic after-school routine for two working parents with kids aged 6 and 9?",
+    "My son is 8 and has just been diagnosed with ADHD. What changes at home tend to help?",
+    "Both our kids (5 and 7) wake up at 5:30 and we're exhausted. Is there anything we can actually do about "
+    "early risers?",
+    "My 13-year-old wants her ears pierced and my partner says not until she's 16. How do we settle this?",
+    "My 9-year-old asked me if I'm going to die. How should I answer honestly without scaring him?",
+    "Our toddler only eats pasta, bananas and crackers. How worried should I be, and how do I widen what he "
+    "eats?",
+    "my kids are 10 and 12 and they never put anything away. what chore system actually sticks",
+    "My teenager says I'm always on my phone too. How do we set family screen rules that apply to the adults "
+    "as well?",
+    "I'm at home with a 2-year-old and I'm running out of ideas for rainy days. What can we do indoors with "
+    "almost no equipment?",
+    "Our 15-year-old told us last night that she's bisexual. We love her and want to get this right. What "
+    "should we say and do in the next few days?",
+    "My 11-year-old is being picked on in a class group chat. Should I contact the other parents, the school, "
+    "or both?",
+    "How do I get my 17-year-old to take charge of his university applications without me nagging?",
+    "Three kids, one TV, constant arguments. How do we share screen time fairly?",
+    "My 6-year-old is terrified of the doctor and has a vaccination next week. How can I prepare her?",
+    "The grandparents keep giving our kids sweets, and bedtime rules go out the window at their house. "
+    "How do we raise it without offending them?",
+    "is it ok to let my 8 year old quit football halfway through the season or should i make him finish",
+]
+_R10A_PARENT_SUFFIX = [
+    "Keep it short.", "Please give me three concrete things to try.", "Bullet points would be great.",
+    "I'd like realistic advice, not perfect-parent advice.", "Explain briefly why it works, too.",
+    "I'm exhausted, so keep it simple.",
+]
+
+
+@_category("parenting", "parenting babies, toddlers, school-age kids and teens: sleep, food, screens, behaviour, "
+                        "school and hard conversations")
+def _gen_parenting(rng: random.Random) -> list[str]:
+    sit = _fill(_R10A_SITUATION_TEMPLATES, _R10A_KID_SITUATIONS)
+    sit += _fill(_R10A_DECISION_TEMPLATES, _R10A_KID_DECISIONS)
+    hard = [t.format(t=topic, a=_R10A_LISTENERS[i]) for topic, idx in _R10A_HARD_TOPICS for i in idx
+            for t in _R10A_HARD_TEMPLATES]
+    ages = [q.format(a=_R10A_KID_AGES[i]) for q, idx in _R10A_AGE_QS for i in idx]
+    appr = _fill(_R10A_APPROACH_TEMPLATES, _R10A_APPROACHES)
+    out = (_take(rng, sit, 135) + _take(rng, hard, 90) + _take(rng, ages, 70) + _take(rng, appr, 55)
+           + _R10A_PARENT_ONEOFFS)
+    return _decorate_finished(rng, out, _R10A_PARENT_SUFFIX, 0.15)
+
+
+# --- geography -------------------------------------------------------------------------
+
+_R10A_GEO_WHYS = [  # (question order, statement order)
+    ("is the Dead Sea so salty", "the Dead Sea is so salty"),
+    ("does the Nile flow north", "the Nile flows north"),
+    ("does Finland have so many lakes", "Finland has so many lakes"),
+    ("is the Atacama Desert so dry", "the Atacama Desert is so dry"),
+    ("does Britain have mild winters for somewhere so far north",
+     "Britain has mild winters for somewhere so far north"),
+    ("do most Australians live near the coast", "most Australians live near the coast"),
+    ("do deserts get so cold at night", "deserts get so cold at night"),
+    ("are the Himalayas still getting taller", "the Himalayas are still getting taller"),
+    ("does Iceland have so many volcanoes", "Iceland has so many volcanoes"),
+    ("does Norway have so many fjords", "Norway has so many fjords"),
+    ("is Japan so mountainous", "Japan is so mountainous"),
+    ("is the Caspian Sea called a sea if it's really a lake",
+     "the Caspian Sea is called a sea even though it's a lake"),
+    ("does India have a monsoon season", "India has a monsoon season"),
+    ("is Greenland almost entirely covered in ice", "Greenland is almost entirely covered in ice"),
+    ("do some rivers never reach the sea", "some rivers never reach the sea"),
+    ("do trees stop growing above a certain height on mountains",
+     "trees stop growing above a certain height on mountains"),
+    ("is Chile so long and thin", "Chile is so long and thin"),
+    ("is so much of the Netherlands below sea level", "so much of the Netherlands is below sea level"),
+    ("does Antarctica count as a desert", "Antarctica counts as a desert"),
+    ("does one side of a Hawaiian island get so much more rain than the other",
+     "one side of a Hawaiian island gets so much more rain than the other"),
+    ("are there no bridges across the Amazon river", "there are no bridges across the Amazon river"),
+    ("are so many of the world's big cities next to rivers or the sea",
+     "so many of the world's big cities are next to rivers or the sea"),
+    ("does almost everyone in Egypt live along the Nile", "almost everyone in Egypt lives along the Nile"),
+    ("is northern Canada so sparsely populated", "northern Canada is so sparsely populated"),
+    ("is the Dead Sea shrinking", "the Dead Sea is shrinking"),
+    ("is Bangladesh so prone to flooding", "Bangladesh is so prone to flooding"),
+    ("aren't the hottest places on Earth on the Equator", "the hottest places on Earth aren't on the Equator"),
+    ("does the Gulf Stream matter so much for Europe's weather",
+     "the Gulf Stream matters so much for Europe's weather"),
+    ("is Siberia so empty", "Siberia is so empty"),
+    ("is the Pacific coast of South America so dry in places",
+     "the Pacific coast of South America is so dry in places"),
+    ("does the Mississippi have such a huge delta", "the Mississippi has such a huge delta"),
+    ("is Indonesia made up of so many islands", "Indonesia is made up of so many islands"),
+    ("does the Sahara have almost no rain when it sits right next to the Atlantic",
+     "the Sahara gets almost no rain even though it sits right next to the Atlantic"),
+    ("is Madagascar's wildlife so different from mainland Africa's",
+     "Madagascar's wildlife is so different from mainland Africa's"),
+    ("do some countries have no coastline at all", "some countries have no coastline at all"),
+]
+_R10A_GEO_WHY_TEMPLATES = [
+    "Why {x}?", "why {x}", "Can you explain why {y}?", "What's the geography behind why {y}?",
+    "My geography teacher mentioned that {y}. Why is that?", "I never understood why {y}. Explain?",
+    "Briefly, why {x}?",
+]
+_R10A_CITIES = [
+    "London", "Paris", "Istanbul", "Cairo", "Chicago", "Singapore", "New York", "Mexico City", "Moscow",
+    "Shanghai", "Rio de Janeiro", "Denver", "Las Vegas", "Hong Kong", "Baghdad", "Mumbai", "Lagos", "Vienna",
+    "Budapest", "Pittsburgh", "La Paz", "Dubai", "Johannesburg", "Amsterdam", "Kolkata", "Bangkok", "Manaus",
+    "St. Louis", "Montreal", "Kyiv",
+]
+_R10A_CITY_TEMPLATES = [
+    "Why did {x} grow up where it is?", "What geographic advantages helped {x} become a big city?",
+    "Why was {x} built in that particular spot?", "how did geography shape {x}",
+    "If you look at a map of {x}, what explains where it is?",
+    "What natural features made {x} a good place to settle?",
+]
+_R10A_REGION_PAIRS = [
+    ("the Sahara", "the Gobi Desert"), ("the Alps", "the Andes"), ("the Amazon basin", "the Congo basin"),
+    ("the Mississippi", "the Danube"), ("the Nile", "the Amazon"), ("Iceland", "Greenland"),
+    ("the Great Plains", "the Eurasian steppe"), ("New Zealand's North Island", "its South Island"),
+    ("coastal Peru", "the Peruvian Amazon"), ("the Arctic", "Antarctica"), ("the Ganges", "the Yangtze"),
+    ("Siberia", "northern Canada"), ("Borneo", "Madagascar"), ("Lake Superior", "Lake Victoria"),
+    ("the Pacific Ocean", "the Atlantic Ocean"), ("the Rocky Mountains", "the Appalachians"),
+    ("northern Italy", "southern Italy"), ("the east coast of Australia", "the west coast of Australia"),
+    ("the Mediterranean", "the Black Sea"), ("the Scottish Highlands", "the Norwegian coast"),
+]
+_R10A_REGION_TEMPLATES = [
+    "How do {x} and {y} differ geographically?", "Compare the climate and landscape of {x} and {y}.",
+    "What do {x} and {y} have in common, and how are they different?", "compare {x} and {y} for me",
+    "What are the key differences between {x} and {y}, in a nutshell?",
+]
+_R10A_GEO_CONCEPTS = [
+    "how time zones work", "why China uses a single time zone", "the International Date Line",
+    "latitude and longitude", "why the Mercator projection makes Greenland look huge", "what a rain shadow is",
+    "how river deltas form", "what an oxbow lake is", "how fjords form", "what a drainage basin is",
+    "what the Tropics of Cancer and Capricorn are", "why there's a midnight sun above the Arctic Circle",
+    "how to read contour lines on a map", "what a map scale tells you", "what a tectonic plate boundary is",
+    "the Köppen climate classification", "what a continental climate is",
+    "why coastal towns have milder temperatures than inland ones", "what an archipelago is",
+    "what an isthmus is", "how geographers define a desert", "what permafrost is",
+    "the difference between a sea, a gulf and a bay", "what an estuary is", "the Pacific Ring of Fire",
+    "why some countries use daylight saving time and others don't", "how GPS coordinates are written",
+    "what makes a mountain a mountain rather than a hill",
+    "the difference between the UK, Great Britain and the British Isles", "what trade winds are",
+    "what tundra is", "what a savanna is", "how rivers carve canyons", "why the Mediterranean has dry summers",
+    "what an endorheic basin is", "what a watershed is", "why borders often follow rivers and mountain ridges",
+    "what the prime meridian is and why it runs through Greenwich",
+]
+_R10A_GEO_AUD = ["", " simply", " in a way a 12-year-old would get", " in a short paragraph", " with a real example",
+                 " in bullet points", " like I'm an adult who skipped geography at school"]
+_R10A_LANDFORMS = [
+    "the Grand Canyon", "the Great Rift Valley", "Ha Long Bay", "Uluru", "the Dolomites", "Victoria Falls",
+    "the Tibetan Plateau", "the Namib Desert's dunes", "Mount Kilimanjaro", "the Niagara Escarpment",
+    "the White Cliffs of Dover", "the Great Lakes", "the Okavango Delta", "the Ural Mountains",
+    "the Zhangjiajie sandstone pillars", "Table Mountain", "the Matterhorn", "the Bay of Fundy",
+]
+_R10A_LANDFORM_TEMPLATES = [
+    "How did {x} form?", "What's the geology behind {x}, in simple terms?",
+    "Tell me about the landscape around {x}.", "why is {x} shaped the way it is",
+    "What makes {x} special compared with similar places?",
+]
+_R10A_RIVERS = [
+    "the Ganges", "the Danube", "the Yangtze", "the Mekong", "the Zambezi", "the Rhine", "the Colorado River",
+    "the Volga", "the Niger", "the Murray", "the Indus", "the Euphrates", "the St. Lawrence",
+    "the Orinoco", "the Thames", "the Yellow River", "the Congo River",
+]
+_R10A_RIVER_TEMPLATES = [
+    "Where does {x} start and end, and which countries or regions does it pass through?",
+    "How important is {x} to the people who live along it?", "What are the biggest challenges facing {x} today?",
+    "Why has {x} mattered so much in history?", "tell me about {x}",
+]
+_R10A_STRAITS = [
+    "the Strait of Hormuz", "the Strait of Malacca", "the Bosphorus", "the Strait of Gibraltar",
+    "the Panama Canal", "the Suez Canal", "the English Channel", "the Bab-el-Mandeb strait", "the Dardanelles",
+]
+_R10A_STRAIT_TEMPLATES = [
+    "Why is {x} so important for world trade?", "Where exactly is {x}, and what does it connect?",
+    "What would happen to shipping if {x} were blocked?",
+]
+_R10A_TZ_PAIRS = [
+    ("London", "Tokyo"), ("New York", "Sydney"), ("Los Angeles", "Berlin"), ("Mumbai", "Toronto"),
+    ("Dubai", "Chicago"), ("Singapore", "São Paulo"), ("Auckland", "Paris"), ("Mexico City", "Madrid"),
+    ("Johannesburg", "Seoul"), ("Denver", "Manila"), ("Nairobi", "Vancouver"), ("Dublin", "Bangkok"),
+]
+_R10A_TZ_TEMPLATES = [
+    "I'm in {x} and my friend is in {y}. What's a good time for a video call?",
+    "what's the time difference between {x} and {y}",
+    "If it's 9am in {x}, roughly what time is it in {y}, and does daylight saving change that?",
+    "I work from {x} with a team in {y}. How do we find meeting times that work for both sides?",
+]
+_R10A_GEO_ONEOFFS = [
+    "I'm moving from Miami to Minneapolis for work. What will the climate actually feel like through the year?",
+    "Why does the Southern Hemisphere have so much less land than the Northern?",
+    "Which countries does the Equator pass through?",
+    "How many time zones does Russia have, and how does the country cope with that?",
+    "Why are some national borders in Africa so straight?",
+    "My daughter asked why Greenland looks as big as Africa on her classroom map. How do I explain map "
+    "projections to her?",
+    "What's the difference between a country, a state and a nation?",
+    "I'm flying from London to Los Angeles and the route goes over Greenland. Why doesn't the plane just fly "
+    "straight across the Atlantic?",
+    "What's the highest town in the world where people live all year round?",
+    "Why is Australia called both a country and a continent?",
+    "Which is further north, Rome or New York?",
+    "Why is London so much milder in winter than Calgary when they're at almost the same latitude?",
+    "Is it true that dust from the Sahara ends up in the Amazon? How does that work?",
+    "What are the main climate zones in Brazil?", "how do rivers decide which way to flow",
+    "What are the main physical regions of the United States?",
+    "How did the mountains shape Switzerland as a country?",
+    "why does it get dark so early in scandinavia in winter",
+    "I have a map-reading test for a hiking expedition. What do I need to know about grid references?",
+    "How many continents are there? I've seen answers from four to seven.",
+    "What's the difference between the Middle East, the Near East and the Levant?",
+    "Why do some islands have tall mountains while others are flat coral atolls?",
+    "Which rivers in the world flow through the most countries?",
+    "If I drilled straight through the Earth from Spain, where would I come out?",
+]
+_R10A_GEO_SUFFIX = ["Keep it brief.", "Use a simple example.", "Answer in a short paragraph.",
+                    "Please include a couple of real places as examples.", "No jargon, please."]
+
+
+@_category("geography", "geography: places, climates, rivers, mountains, why cities grew where they did, maps "
+                        "and time zones")
+def _gen_geography(rng: random.Random) -> list[str]:
+    whys = _fill(_R10A_GEO_WHY_TEMPLATES, _R10A_GEO_WHYS)
+    cities = _fill(_R10A_CITY_TEMPLATES, _R10A_CITIES)
+    regions = _fill(_R10A_REGION_TEMPLATES, _R10A_REGION_PAIRS)
+    concepts = [t.format(x=x, a=a) for t in ("Explain {x}{a}.", "Can you help me understand {x}{a}?")
+                for x in _R10A_GEO_CONCEPTS for a in _R10A_GEO_AUD]
+    concepts += _fill(["I'm revising for a geography test. Can you go over {x}?",
+                       "my kid's homework is about {x} and i'm lost. help"], _R10A_GEO_CONCEPTS)
+    features = (_fill(_R10A_LANDFORM_TEMPLATES, _R10A_LANDFORMS) + _fill(_R10A_RIVER_TEMPLATES, _R10A_RIVERS)
+                + _fill(_R10A_STRAIT_TEMPLATES, _R10A_STRAITS))
+    tz = _fill(_R10A_TZ_TEMPLATES, _R10A_TZ_PAIRS)
+    out = (_take(rng, whys, 85) + _take(rng, cities, 55) + _take(rng, regions, 45) + _take(rng, concepts, 80)
+           + _take(rng, features, 70) + _take(rng, tz, 20) + _R10A_GEO_ONEOFFS)
+    return _decorate_finished(rng, out, _R10A_GEO_SUFFIX, 0.1)
+
+
+# --- psychology ------------------------------------------------------------------------
+
+_R10A_WHY_DO_I = [
+    "forget why I walked into a room", "remember embarrassing moments from years ago out of nowhere",
+    "check my phone even when there are no notifications", "feel more tired after a lazy day than a busy one",
+    "eat more when I'm stressed", "find it easier to give advice than to follow it",
+    "feel anxious on Sunday evenings", "rehearse arguments in the shower",
+    "buy things I don't need when there's a sale",
+    "remember song lyrics from 20 years ago but not what I read yesterday",
+    "get a weird urge to jump when I'm standing somewhere high", "get déjà vu",
+    "cry at adverts", "laugh at the worst possible moments", "stay up late even when I'm exhausted",
+    "listen to sad music when I'm already sad", "feel more creative late at night",
+    "scroll social media when I'm bored even though it makes me feel worse",
+    "zone out while driving and not remember the last few miles",
+    "forget people's names seconds after they tell me", "find it hard to start tasks but easy to keep going",
+    "cringe so hard at embarrassing scenes on TV", "feel nostalgic when I smell certain things",
+    "reread the same paragraph without taking it in", "talk to myself when I'm alone",
+    "feel like the years go faster as I get older", "get irrationally annoyed by chewing noises",
+    "enjoy horror films even though they scare me", "replay compliments less than criticism",
+    "clean the whole house when I'm supposed to be studying",
+]
+_R10A_WHY_DO_I_TEMPLATES = [
+    "Why do I {x}?", "why do i {x}", "Is there a psychological explanation for why I {x}?",
+    "What's happening in my brain when I {x}?", "Is it normal that I {x}?", "I {x}. Is that a known thing?",
+]
+_R10A_BIASES = [
+    "confirmation bias", "anchoring", "the sunk cost fallacy", "the availability heuristic",
+    "the fundamental attribution error", "hindsight bias", "optimism bias", "the planning fallacy",
+    "loss aversion", "status quo bias", "the IKEA effect", "the mere exposure effect",
+    "the frequency illusion (the Baader-Meinhof phenomenon)", "survivorship bias", "the framing effect",
+    "the peak-end rule",
+    "the endowment effect", "the false consensus effect", "the curse of knowledge", "the just-world hypothesis",
+    "in-group bias", "the decoy effect", "the serial position effect", "cognitive dissonance", "the Barnum effect",
+]
+_R10A_BIAS_TEMPLATES = [
+    "What is {x}? Give me an everyday example.", "How can I catch {x} in my own thinking?",
+    "Explain {x} to someone who's never studied psychology.", "What's the classic study on {x}?",
+    "where does {x} show up in everyday life", "{X}: real thing or pop psychology?",
+    "Give me three quick examples of {x} from work, shopping and relationships.",
+]
+_R10A_PSY_TOPICS = [
+    "how memories are formed and stored", "why we forget things", "the difference between short-term and "
+    "long-term memory", "how habits form in the brain", "intrinsic versus extrinsic motivation",
+    "what stress does to the body and mind", "the fight-or-flight response", "why procrastination happens",
+    "what emotions are for, from an evolutionary point of view", "how sleep affects mood and memory",
+    "how the brain's reward system works", "what dopamine actually does", "why willpower seems to run out",
+    "the difference between anxiety and fear", "how resilience develops and whether it can be learned",
+    "how first impressions form",
+    "what introversion and extroversion really mean", "what boredom is for", "why people conform to a group",
+    "the difference between guilt and shame", "why we remember emotional events so vividly",
+    "what burnout is in psychological terms", "how mood affects decisions",
+    "how chronic stress differs from short-term stress", "how false memories happen",
+    "why rewards sometimes kill motivation", "what classical conditioning is",
+]
+_R10A_PSY_AUD = ["", " simply", " in a way a 15-year-old would understand", " in under 150 words",
+                 " with an everyday example",
+                 " as if I'm a first-year psychology student", " in three bullet points"]
+_R10A_HABIT_CONTEXTS = [
+    "I have a 3,000-word essay due Friday and I haven't started",
+    "I want to stop checking my phone the moment I wake up",
+    "every January I start going to the gym three times a week and I've quit by February",
+    "I leave the dishes until the sink is completely full",
+    "I want to read more but I always end up watching TV instead",
+    "I bite my nails whenever I'm nervous", "I snack every evening after dinner even when I'm not hungry",
+    "I promise myself I'll learn to code every year and never do",
+    "I put off replying to messages until it gets awkward", "I hit snooze four or five times every morning",
+    "I open my laptop to work and end up reading the news for an hour",
+    "I buy books and online courses and never open them",
+]
+_R10A_HABIT_TEMPLATES = [
+    "{X}. What's the psychology behind this?", "{X}. How do I actually break the pattern?",
+    "{X}. Explain what's going on and give me one small thing to try.",
+    "{X}. Why is this so hard to change?",
+]
+_R10A_EXPERIMENTS = [
+    "the Stanford prison experiment", "Milgram's obedience experiment", "the marshmallow test",
+    "Pavlov's dog experiment", "Asch's line experiment on conformity", "the Little Albert experiment",
+    "the Robbers Cave experiment", "Harlow's wire-mother experiment with infant monkeys", "the invisible gorilla study",
+    "Elizabeth Loftus's car crash memory study", "the Bobo doll experiment", "Festinger's $1/$20 experiment",
+]
+_R10A_EXPERIMENT_TEMPLATES = [
+    "What was {x}, and what did it show?", "Has {x} held up over time, or has it been criticised?",
+    "Summarise {x} in a paragraph for my intro psych class.", "what did we learn from {x}",
+    "Would {x} be allowed today? Why or why not?",
+]
+_R10A_PSY_ONEOFFS = [
+    "Why does time seem to slow down when you're in danger?",
+    "I always remember the one bad comment in a performance review and forget the five good ones. Why are our "
+    "brains like this?",
+    "What's the difference between a psychologist, a psychiatrist and a therapist?",
+    "Are people really either left-brained or right-brained?",
+    "Do learning styles like 'visual learner' actually exist?", "Why do people believe conspiracy theories?",
+    "How reliable are eyewitness memories?", "Why is it so hard to change someone's mind with facts?",
+    "Is multitasking real, or are we just switching quickly between tasks?",
+    "How does the brain decide what to remember from a normal day?",
+    "Why is it so hard to stick to New Year's resolutions?",
+    "I get really anxious before exams even when I've studied. What's going on psychologically, and what helps?",
+    "What's the psychology behind why we find puppies and babies so cute?",
+    "Why does writing a to-do list make me feel calmer before I've even done anything on it?",
+    "my partner remembers every detail of our holidays and I remember almost nothing. why do memories differ "
+    "so much between people",
+    "Why do people behave so differently online than face to face?",
+    "What do personality tests like Myers-Briggs get right and wrong?",
+    "Why does saying a word over and over make it sound strange?",
+    "Is there any science behind 'sleeping on it' before a big decision?",
+    "Why are we more moved by one named person in need than by thousands of anonymous ones?",
+    "I moved to a new city six months ago and still feel homesick. Is there a psychological reason it's taking "
+    "so long?",
+    "Why do some people get a rush from public speaking while others freeze?",
+    "How do psychologists actually measure something like happiness?",
+]
+_R10A_PSY_SUFFIX = ["Keep it short.", "Please mention what the research says.", "Give one practical takeaway.",
+                    "Explain it without jargon.", "Use an example from everyday life."]
+
+
+@_category("psychology", "everyday psychology: emotions, habits, memory, motivation, cognitive biases, stress and "
+                         "why-do-I questions")
+def _gen_psychology(rng: random.Random) -> list[str]:
+    why = _fill(_R10A_WHY_DO_I_TEMPLATES, _R10A_WHY_DO_I)
+    biases = _fill(_R10A_BIAS_TEMPLATES, _R10A_BIASES)
+    topics = [t.format(x=x, a=a) for t in ("Explain {x}{a}.", "Can you explain {x}{a}?")
+              for x in _R10A_PSY_TOPICS for a in _R10A_PSY_AUD]
+    topics += _fill(["What does psychology research say about {x}?",
+                     "Give me the key ideas about {x} in five bullet points."], _R10A_PSY_TOPICS)
+    habits = _fill(_R10A_HABIT_TEMPLATES, _R10A_HABIT_CONTEXTS)
+    exps = _fill(_R10A_EXPERIMENT_TEMPLATES, _R10A_EXPERIMENTS)
+    out = (_take(rng, why, 95) + _take(rng, biases, 80) + _take(rng, topics, 75) + _take(rng, habits, 30)
+           + _take(rng, exps, 35) + _R10A_PSY_ONEOFFS)
+    return _decorate_finished(rng, out, _R10A_PSY_SUFFIX, 0.12)
+
+
+# --- myths and folklore ----------------------------------------------------------------
+
+_R10A_FIGURES = [  # (figure, tradition)
+    ("Anansi", "West African and Caribbean folklore"), ("Loki", "Norse mythology"),
+    ("Prometheus", "Greek mythology"), ("Persephone", "Greek mythology"), ("Quetzalcoatl", "Aztec mythology"),
+    ("Maui", "Polynesian mythology"), ("Amaterasu", "Japanese mythology"),
+    ("Sun Wukong (the Monkey King)", "Chinese folklore"), ("Baba Yaga", "Slavic folklore"),
+    ("Thor", "Norse mythology"), ("Isis", "Egyptian mythology"), ("Anubis", "Egyptian mythology"),
+    ("Gilgamesh", "Mesopotamian mythology"), ("Medusa", "Greek mythology"), ("Odin", "Norse mythology"),
+    ("Cú Chulainn", "Irish mythology"), ("the Morrígan", "Irish mythology"), ("Pele", "Hawaiian tradition"),
+    ("the Rainbow Serpent", "Aboriginal Australian traditions"), ("Raven", "Pacific Northwest Indigenous stories"),
+    ("Freyja", "Norse mythology"), ("Ra", "Egyptian mythology"), ("Perun", "Slavic mythology"),
+    ("Väinämöinen", "Finnish mythology"), ("La Llorona", "Mexican folklore"), ("Tiamat", "Babylonian mythology"),
+    ("Nüwa", "Chinese mythology"), ("Hermes", "Greek mythology"), ("Coyote", "many Native American traditions"),
+    ("Hanuman", "Hindu epics"), ("Set", "Egyptian mythology"), ("Athena", "Greek mythology"),
+    ("Susanoo", "Japanese mythology"), ("Brigid", "Irish mythology"),
+]
+_R10A_FIGURE_TEMPLATES = [
+    "Who is {x} in {y}?", "Tell me the most famous story about {x}.", "What does {x} represent in {y}?",
+    "Explain who {x} is to a 10-year-old.", "why is {x} such a big deal in {y}",
+    "What are the best-known stories about {x}?", "How is {x} usually shown in art?",
+    "I keep seeing {x} in games and books. Who is that in the original stories?",
+]
+_R10A_MYTH_STORIES = [
+    "the story of Pandora's box", "the myth of Orpheus and Eurydice", "the story of Icarus",
+    "the legend of the sword in the stone", "the myth of Persephone and the seasons", "the story of Ragnarök",
+    "the flood story in the Epic of Gilgamesh", "the legend of the Pied Piper of Hamelin",
+    "the story of Romulus and Remus", "the legend of the Trojan Horse", "the tale of Momotarō, the Peach Boy",
+    "the story of Anansi and the pot of wisdom", "the myth of Theseus and the Minotaur",
+    "the story of how Maui fished up the North Island of New Zealand",
+    "the Chinese legend of the Cowherd and the Weaver Girl", "the myth of Amaterasu hiding in a cave",
+    "the story of Beowulf and Grendel", "the legend of the Flying Dutchman", "the Inuit story of Sedna",
+    "the myth of Osiris and Set", "the myth of Narcissus and Echo", "the story of Thor's stolen hammer",
+    "the Chinese legend of the White Snake", "the Russian tale of Vasilisa the Beautiful",
+    "the myth of Arachne", "the myth of Sisyphus", "the Hindu story of the churning of the ocean",
+    "the story of King Midas and the golden touch", "the legend of El Dorado", "the Scottish tale of the selkie wife",
+    "the myth of Jason and the Golden Fleece", "the legend of Mulan",
+]
+_R10A_STORY_TEMPLATES = [
+    "Retell {x} in a few paragraphs.", "Can you tell me {x}?", "tell me {x} like a bedtime story for a 6-year-old",
+    "Summarise {x} in five sentences.", "What's the moral of {x}?",
+    "Retell {x} from a minor character's point of view.", "Where does {x} come from, and how old is it?",
+    "Give me a modern retelling of {x} set in a big city today.",
+]
+_R10A_MOTIFS = [
+    "stories about a great flood", "trickster stories", "stories about dragons",
+    "stories about how humans got fire", "stories about journeys to the underworld",
+    "stories about the end of the world", "sun gods", "shape-shifters", "stories about giants",
+    "stories about a world tree", "mermaids and sea spirits", "stories about the first humans",
+    "myths that explain the seasons", "stories about twins", "stories about the sky and earth being pushed apart",
+    "ghosts that haunt roads and rivers", "heroes who die and come back", "stories about a stolen sun or moon",
+]
+_R10A_MOTIF_TEMPLATES = [
+    "Why do so many cultures have {x}?", "Compare {x} from three different cultures.",
+    "Give me examples of {x} from around the world.", "what do {x} from different places have in common",
+]
+_R10A_MYTH_PAIRS = [
+    ("Zeus", "Odin"), ("Loki", "Anansi"), ("the Greek underworld", "the Norse Hel"), ("Thor", "Indra"),
+    ("Heracles", "Gilgamesh"), ("European dragons", "Chinese dragons"), ("the Greek gods", "the Roman gods"),
+    ("Irish fairies", "fairies in Victorian children's books"), ("Coyote", "Raven"),
+    ("the Egyptian afterlife", "the Greek afterlife"), ("Baba Yaga", "the witch in Hansel and Gretel"),
+    ("Norse creation myths", "Greek creation myths"),
+]
+_R10A_PAIR_TEMPLATES = [
+    "Compare {x} and {y}.", "What are the similarities and differences between {x} and {y}?",
+    "how are {x} and {y} alike",
+]
+_R10A_SUPERSTITIONS = [
+    "walking under a ladder", "breaking a mirror", "black cats", "Friday the 13th", "opening an umbrella indoors",
+    "lucky horseshoes", "four-leaf clovers", "saying 'Macbeth' in a theatre", "spilling salt",
+    "the unlucky number 4", "the evil eye", "a lucky rabbit's foot", "new shoes on the table",
+    "magpies", "whistling at night", "an itchy palm", "the number 13", "pulling a wishbone",
+    "stepping on cracks in the pavement", "sweeping the house at Lunar New Year", "crossing your fingers",
+    "saying 'break a leg' to actors", "wishing on a shooting star",
+]
+_R10A_SUPERSTITION_TEMPLATES = [
+    "Where does the superstition about {x} come from?", "what's the history behind the superstition about {x}",
+    "Is the superstition about {x} found in other countries too?",
+    "My gran takes the superstition about {x} very seriously. How did it start?",
+]
+_R10A_CREATURES = [
+    "the kitsune", "the banshee", "the kappa", "the golem", "the selkie", "the chupacabra", "the troll",
+    "the bunyip", "the djinn", "the kelpie", "the tengu", "the Jersey Devil", "the yeti", "the leprechaun",
+    "the naga", "the dullahan", "Krampus", "the tanuki", "the domovoi", "the will-o'-the-wisp", "the rusalka",
+    "the Nian monster", "the aswang", "the draugr",
+]
+_R10A_CREATURE_TEMPLATES = [
+    "What is {x} in folklore?", "Where does the legend of {x} come from?",
+    "Is {x} good or evil in the old stories?", "Write a short spooky campfire tale featuring {x}.",
+    "describe {x} the way the old stories do",
+]
+_R10A_MYTH_ONEOFFS = [
+    "What's the difference between a myth, a legend and a folktale?",
+    "Did King Arthur really exist, or is he pure legend?",
+    "Why do the Greek and Roman gods have different names for what seem like the same gods?",
+    "What is Joseph Campbell's 'hero's journey', and which myths fit it?",
+    "Are there versions of Cinderella in other cultures?",
+    "Who are the main Norse gods, and what is each one known for?",
+    "Explain the Nine Worlds of Norse mythology.",
+    "What is the Dreaming (sometimes called the Dreamtime) in Aboriginal Australian cultures?",
+    "Was Robin Hood a real person?", "What is the Kalevala?", "What's the Popol Vuh about?",
+    "Who are the twelve Olympian gods? List them with what each one rules over.",
+    "My son loves the Percy Jackson books. Which real Greek myths should we read together next?",
+    "I'm writing a fantasy novel and want to borrow from Slavic folklore. What creatures and figures should I "
+    "know about?",
+    "Why does the number three turn up so often in fairy tales?",
+    "How did the ancient Egyptians believe the soul was judged after death?",
+    "what's the deal with fairies in irish folklore and why shouldn't you eat their food",
+    "Which Greek myths explain natural things, like echoes or spiders?",
+    "Where does the Easter Bunny come from?", "why is it called an achilles heel",
+    "Tell me about Japanese yokai. What are a few of the strangest ones?",
+    "How did the Norse imagine the end of the world, and does anything survive it?",
+    "Are any myths based on real events, like floods or volcanic eruptions?",
+    "What's the difference between mythology and religion?",
+]
+_R10A_MYTH_SUFFIX = ["Keep it short.", "Make it suitable for kids.", "Please mention where the story comes from.",
+                     "Answer in a few paragraphs.", "Keep it under 200 words."]
+
+
+@_category("myths", "mythology, folklore and legends from many cultures: retellings, figures, comparisons, "
+                    "creatures and superstitions")
+def _gen_myths(rng: random.Random) -> list[str]:
+    figures = _fill(_R10A_FIGURE_TEMPLATES, _R10A_FIGURES)
+    stories = _fill(_R10A_STORY_TEMPLATES, _R10A_MYTH_STORIES)
+    motifs = _fill(_R10A_MOTIF_TEMPLATES, _R10A_MOTIFS) + _fill(_R10A_PAIR_TEMPLATES, _R10A_MYTH_PAIRS)
+    sup = _fill(_R10A_SUPERSTITION_TEMPLATES, _R10A_SUPERSTITIONS)
+    creatures = _fill(_R10A_CREATURE_TEMPLATES, _R10A_CREATURES)
+    out = (_take(rng, figures, 80) + _take(rng, stories, 85) + _take(rng, motifs, 45) + _take(rng, sup, 40)
+           + _take(rng, creatures, 45) + _R10A_MYTH_ONEOFFS)
+    return _decorate_finished(rng, out, _R10A_MYTH_SUFFIX, 0.1)
+
+
+# --- music -----------------------------------------------------------------------------
+
+_R10A_INSTRUMENTS = [
+    "the violin", "the cello", "the drums", "the bass guitar", "the saxophone", "the trumpet", "the flute",
+    "the clarinet", "the harmonica", "the banjo", "the mandolin", "the accordion", "the harp", "the trombone",
+    "the electric guitar", "the classical guitar", "the tin whistle", "the djembe", "the oboe", "the French horn",
+    "the viola", "the double bass", "the recorder", "the keyboard",
+]
+_R10A_INSTRUMENT_TEMPLATES = [
+    "What should a beginner practise in their first month on {x}?",
+    "I'm an adult beginner on {x}. How much should I practise each day?",
+    "What are the most common beginner mistakes on {x}?", "Is {x} a good first instrument for a child?",
+    "how long before i sound decent on {x}", "Should I get a teacher or learn {x} from online videos?",
+    "What's the hardest thing about playing {x}?",
+    "I've been learning {x} for six months and I've hit a plateau. What now?",
+    "Can you give me a 20-minute daily practice routine for {x}?",
+    "I'm 60 and thinking of taking up {x}. Is that realistic?",
+]
+_R10A_THEORY = [
+    "intervals", "scales", "sharps and flats", "key signatures", "triads", "seventh chords",
+    "the pentatonic scale", "modes like Dorian and Mixolydian", "relative minor keys", "cadences",
+    "tempo markings like allegro and adagio", "dynamics like piano and forte", "dotted notes", "triplets",
+    "how to read the bass clef", "ledger lines", "transposing a song into a different key", "how a capo works",
+    "the difference between harmony and melody", "counterpoint", "the 12-bar blues",
+    "perfect pitch versus relative pitch", "octaves", "why C major has no sharps or flats",
+    "swing rhythm", "the difference between 6/8 and 3/4 time", "diminished chords", "suspended chords",
+    "power chords", "how to count rests", "key changes and why songs use them", "musical motifs",
+]
+_R10A_THEORY_AUD = ["", " simply", " like I've never read music", " for a 12-year-old beginner",
+                    " in under 100 words", " step by step", " with a simple example"]
+_R10A_GENRES = [
+    "punk", "reggae", "bossa nova", "Motown", "disco", "grunge", "flamenco", "Afrobeat", "bluegrass", "gospel",
+    "salsa", "techno", "drum and bass", "ska", "Britpop", "heavy metal", "country music", "soul", "fado",
+    "highlife", "cumbia", "Baroque music", "minimalist classical music", "trap", "bebop", "calypso", "qawwali",
+    "Bollywood film music", "shoegaze", "zydeco",
+]
+_R10A_GENRE_TEMPLATES = [
+    "Where did {x} come from?", "Give me a short history of {x}.", "What are the defining features of {x}?",
+    "If I want to get into {x}, where should I start?", "How did {x} influence the music that came after it?",
+    "Why did {x} take off when it did?", "what makes {x} sound like {x}",
+]
+_R10A_SONGS = [
+    "a song about moving away from my hometown", "a breakup song that isn't bitter",
+    "a song for my grandmother's 90th birthday", "a lullaby for my newborn niece", "a protest song about rent",
+    "a song about my dog", "a sea shanty about office life", "a love song that avoids clichés",
+    "a song about a long night shift at the hospital", "an upbeat song about starting over",
+]
+_R10A_SONG_TEMPLATES = [
+    "I'm writing {x}. Can you help me with a chorus?",
+    "What structure and chord progression would suit {x}?",
+    "Give me some imagery and rhyme ideas for {x}.",
+    "I've got a verse but I'm stuck on the chorus for {x}. Any tips?",
+]
+_R10A_MUSIC_ONEOFFS = [
+    "I have my grade 5 piano exam in three weeks and my scales are shaky. How should I plan my practice?",
+    "How do I deal with stage fright before a recital?",
+    "Our band keeps speeding up during songs. How do we fix our timing?",
+    "How do I tune a guitar by ear?", "How do I practise with a metronome without getting bored?",
+    "I'm joining a community choir and I can't read music. How do I keep up?",
+    "What's the best way to memorise a piece for a performance?", "How do I learn to sing in tune?",
+    "How do I write a catchy melody?", "How do I stop all my songs sounding the same?",
+    "Should I write lyrics or music first?", "How do I get past writer's block as a songwriter?",
+    "my fingertips really hurt after guitar practice, is that normal and when does it stop",
+    "What's the difference between an acoustic and an electric guitar for a beginner?",
+    "Is it worth learning to read sheet music if I play by ear?",
+    "How do I start making beats on my laptop with free software?",
+    "My daughter practises violin but hates it. How do I keep her going without fights?",
+    "How do professional musicians practise differently from hobbyists?",
+    "What's the difference between a band and an orchestra in how they rehearse?",
+    "How do I find a band to join as an adult beginner drummer?",
+    "How does a DJ mix two songs together smoothly?",
+    "Why does the same note sound different on a piano and a violin?",
+    "How do I record a decent demo at home on a small budget?",
+    "What do the numbers in a guitar chord chart mean?",
+]
+_R10A_MUSIC_SUFFIX = ["Keep it short.", "Please be practical.", "I'm a complete beginner.",
+                      "Explain it simply.", "Bullet points, please."]
+
+
+@_category("music", "music: instruments and learning to play, music theory basics, genres and their history, "
+                    "songwriting and practice")
+def _gen_music(rng: random.Random) -> list[str]:
+    inst = _fill(_R10A_INSTRUMENT_TEMPLATES, _R10A_INSTRUMENTS)
+    inst += _fill(["How hard is {x} to learn compared with the piano?"], _R10A_INSTRUMENTS[:-1])
+    theory = [t.format(x=x, a=a) for t in ("Explain {x}{a}.", "Can you explain {x}{a}?")
+              for x in _R10A_THEORY for a in _R10A_THEORY_AUD]
+    theory += _fill(["I'm teaching myself music theory and I'm stuck on {x}. Can you help?",
+                     "Give me a practical exercise for getting to grips with {x}."], _R10A_THEORY)
+    genres = _fill(_R10A_GENRE_TEMPLATES, _R10A_GENRES)
+    songs = _fill(_R10A_SONG_TEMPLATES, _R10A_SONGS)
+    out = (_take(rng, inst, 95) + _take(rng, theory, 85) + _take(rng, genres, 75) + _take(rng, songs, 25)
+           + _R10A_MUSIC_ONEOFFS)
+    return _decorate_finished(rng, out, _R10A_MUSIC_SUFFIX, 0.1)
+
+
+# --- economics -------------------------------------------------------------------------
+
+_R10A_ECON_CONCEPTS = [
+    "inflation", "deflation", "how central banks set interest rates", "supply and demand", "opportunity cost",
+    "comparative advantage", "tariffs", "GDP", "what a recession is", "how the unemployment rate is measured",
+    "quantitative easing", "fiscal policy versus monetary policy", "the national debt", "a budget deficit",
+    "exchange rates", "price elasticity of demand", "monopolies", "price controls", "externalities",
+    "the 'invisible hand'", "economies of scale", "marginal cost", "stagflation", "the business cycle",
+    "progressive taxation", "a trade deficit", "purchasing power parity", "moral hazard",
+    "the tragedy of the commons", "diminishing returns", "market equilibrium", "bond yields",
+    "central bank independence", "hyperinflation", "subsidies", "cartels", "sunk costs in business decisions",
+    "the difference between nominal and real values", "the money supply", "the labour market",
+]
+_R10A_ECON_AUD = ["", " to a 12-year-old", " like I'm five", " for a first-year economics student",
+                  " in two sentences", " with a real-world example", " without any jargon",
+                  " as if I run a small business", " for a high-school exam answer"]
+_R10A_POLICIES = [
+    "raising the minimum wage", "tariffs on imported steel", "a universal basic income", "rent control",
+    "a wealth tax", "a tax on sugary drinks", "cutting income tax to boost growth", "a four-day working week",
+    "free trade agreements", "nationalising the railways", "a carbon tax", "abolishing inheritance tax",
+    "raising interest rates to fight inflation", "subsidies for electric cars", "raising the retirement age",
+    "price caps on energy bills",
+]
+_R10A_POLICY_TEMPLATES = [
+    "What do economists say about {x}?", "What are the main economic arguments for and against {x}?",
+    "Who wins and who loses from {x}?", "explain the economics of {x} without taking sides",
+]
+_R10A_HEADLINES = [
+    "the central bank raised interest rates by half a percentage point", "inflation fell from 6% to 3%",
+    "the unemployment rate rose to 5%", "the economy shrank for two quarters in a row",
+    "our currency dropped 10% against the dollar", "oil prices jumped after producers cut output",
+    "the government announced a big tariff on imported cars", "the trade deficit hit a record high",
+    "house prices have fallen for six months in a row", "government bond yields are rising",
+    "the stock market hit an all-time high while wages are flat",
+    "the government is cutting spending to reduce the deficit", "a port strike is delaying shipments",
+    "the minimum wage is going up next April", "the central bank is pausing rate rises",
+    "egg prices doubled after a bird flu outbreak", "there's a shortage of lorry drivers",
+    "core inflation is higher than headline inflation", "GDP per person has barely grown in ten years",
+    "the central bank cut rates to zero",
+]
+_R10A_HEADLINE_TEMPLATES = [
+    "I read that {x}. What does that actually mean for ordinary people?",
+    "The news said {x}. Why does that matter?", "Headline today: {x}. Can you explain it in plain English?",
+    "so apparently {x}?? is that good or bad", "My teenager asked me why it matters that {x}. How do I explain it?",
+]
+_R10A_ECON_WHYS = [  # (question order, statement order)
+    ("are prices so much higher at airports", "prices are so much higher at airports"),
+    ("do concerts sell out instead of just charging more", "concerts sell out instead of just charging more"),
+    ("does a coffee cost so much more than the beans in it", "a coffee costs so much more than the beans in it"),
+    ("do countries trade for things they could make themselves",
+     "countries trade for things they could make themselves"),
+    ("can't the government just print more money", "the government can't just print more money"),
+    ("do petrol prices go up fast but come down slowly", "petrol prices go up fast but come down slowly"),
+    ("is rent so high in big cities", "rent is so high in big cities"),
+    ("do some jobs pay so much more than others", "some jobs pay so much more than others"),
+    ("are diamonds more expensive than water when water is more useful",
+     "diamonds cost more than water even though water is more useful"),
+    ("does a weak currency help exporters", "a weak currency helps exporters"),
+    ("do prices rarely fall back after a burst of inflation", "prices rarely fall back after a burst of inflation"),
+    ("do central banks aim for about 2% inflation instead of zero",
+     "central banks aim for about 2% inflation instead of zero"),
+    ("is there unemployment even when there are lots of job openings",
+     "there's unemployment even when there are lots of job openings"),
+    ("do airlines charge different people different prices for the same flight",
+     "airlines charge different people different prices for the same flight"),
+    ("do countries carry national debts they never fully pay off",
+     "countries carry national debts they never fully pay off"),
+    ("does a drought in another country make my bread more expensive",
+     "a drought in another country makes my bread more expensive"),
+    ("are things cheaper when you buy in bulk", "things are cheaper when you buy in bulk"),
+    ("do interest rates affect house prices", "interest rates affect house prices"),
+    ("do governments borrow instead of just raising taxes", "governments borrow instead of just raising taxes"),
+    ("does inflation hurt savers but help borrowers", "inflation hurts savers but helps borrowers"),
+    ("do stock markets sometimes rise when the economy looks bad",
+     "stock markets sometimes rise when the economy looks bad"),
+    ("do rich countries subsidise their farmers", "rich countries subsidise their farmers"),
+    ("do shops charge 9.99 instead of 10", "shops charge 9.99 instead of 10"),
+]
+_R10A_ECON_WHY_TEMPLATES = [
+    "Why {x}?", "why {x}", "What's the economic reason {y}?", "Can an economist explain why {y}?",
+    "I've always wondered why {y}. What's the explanation?",
+]
+_R10A_ECON_ONEOFFS = [
+    "I'm 16 and just started economics at school. What's the difference between microeconomics and "
+    "macroeconomics?",
+    "My grandad says a loaf of bread cost pennies when he was young. How do I compare prices across decades "
+    "properly?",
+    "Why did the 2008 financial crisis happen? Explain it like a story.",
+    "What caused the hyperinflation in Germany in 1923?", "What does the Federal Reserve actually do?",
+    "What's the difference between the Bank of England and the Treasury?",
+    "If a country has a trade deficit, is it losing money?",
+    "Why do many economists say rent control can reduce the number of homes available?",
+    "Can you explain Keynes versus Hayek in simple terms?",
+    "What did Adam Smith actually argue in The Wealth of Nations?", "What's a 'soft landing' in economics?",
+    "Why did prices jump so much in so many countries in 2021 and 2022?",
+    "I run a small café. If interest rates go up, how could that affect my business?",
+    "What's the difference between a recession and a depression?",
+    "Why is the US dollar used so much in international trade?",
+    "How do sanctions on a country actually affect its economy?", "Is a strong currency good or bad for a country?",
+    "What is the 'cost of living crisis' people keep talking about?",
+    "My economics teacher said 'there's no such thing as a free lunch'. What does that mean?",
+    "explain supply and demand using concert tickets", "Why don't poor countries just print money to get richer?",
+    "What does it mean when people say the housing market is 'cooling'?",
+    "What's the difference between GDP and GNI?", "Why do economists disagree so much?",
+    "How does a government decide how much tax to collect?",
+    "Why do some countries have no income tax at all?",
+]
+_R10A_ECON_GOODS = ["a cinema ticket", "a cup of coffee", "a litre of petrol", "a loaf of bread",
+                    "a monthly gym membership", "a concert ticket", "a bus fare", "a bag of apples"]
+
+
+def _R10A_econ_exercise(rng: random.Random, kind: int) -> str:
+    r = rng.randint
+    if kind == 0:
+        p1 = r(2, 20)
+        p2 = p1 + r(1, max(1, p1 // 2))
+        q1 = r(20, 90) * 100
+        q2 = q1 - r(1, 15) * 100
+        return (f"The price of {rng.choice(_R10A_ECON_GOODS)} goes up from {p1} to {p2} and the number sold falls "
+                f"from {q1:,} to {q2:,} a week. What's the price elasticity of demand, and is demand elastic or "
+                "inelastic?")
+    if kind == 1:
+        i, s = r(1, 9), rng.choice([0.5, 1, 1.5, 2, 3, 4, 4.5, 5])
+        return rng.choice([f"If inflation is {i}% and my savings account pays {s}%, what's my real interest rate?",
+                           f"My bank pays {s}% interest but inflation is {i}%. Am I actually getting richer?"])
+    if kind == 2:
+        n, i = r(2, 12), r(1, 8)
+        return f"A country's nominal GDP grew by {n}% last year and inflation was {i}%. Roughly what was real growth?"
+    if kind == 3:
+        lf = r(20, 90) * 1000
+        u = r(1, 12) * lf // 100
+        return (f"A town has {lf:,} people in the labour force and {u:,} of them are unemployed. What's the "
+                "unemployment rate, and who counts as 'in the labour force'?")
+    if kind == 4:
+        a = r(80, 150)
+        b = a + r(1, 15)
+        return f"A basket of everyday goods cost {a} last year and costs {b} this year. What's the inflation rate?"
+    if kind == 5:
+        c, t = r(10, 60) * 1000, rng.choice([5, 10, 15, 20, 25])
+        return (f"A car costs {c:,} to import and the government adds a {t}% tariff. How much does the tariff add, "
+                "and who really ends up paying it?")
+    i = rng.choice([2, 3, 4, 5, 6, 7, 8, 10])
+    return rng.choice([f"If prices rise by {i}% a year, roughly how many years until they double?",
+                       f"With {i}% inflation every year, how long until my savings lose half their value?"])
+
+
+@_category("economics", "economics: inflation, interest rates, supply and demand, trade, taxes, unemployment and "
+                        "markets, at different levels and applied to news")
+def _gen_economics(rng: random.Random) -> list[str]:
+    concepts = [t.format(x=x, a=a) for t in ("Explain {x}{a}.", "Can you break down {x}{a}?",
+                                             "Help me understand {x}{a}.")
+                for x in _R10A_ECON_CONCEPTS for a in _R10A_ECON_AUD]
+    policies = _fill(_R10A_POLICY_TEMPLATES, _R10A_POLICIES)
+    news = _fill(_R10A_HEADLINE_TEMPLATES, _R10A_HEADLINES)
+    whys = _fill(_R10A_ECON_WHY_TEMPLATES, _R10A_ECON_WHYS)
+    exercises = list(dict.fromkeys(_R10A_econ_exercise(rng, i % 7) for i in range(70)))
+    return (_take(rng, concepts, 95) + _take(rng, policies, 40) + _take(rng, news, 55) + _take(rng, whys, 60)
+            + _take(rng, exercises, 50) + _R10A_ECON_ONEOFFS)
+
+
+# ---------------------------------------------------------------------------------------
+# Round-10 categories (B): explicit output-format constraints (format), replies to pasted
+# messages with a goal or tone (replies), children's questions (kids), wild animals
+# (wildlife), dishes and food cultures of the world (worldfood), and computing and internet
+# concepts for non-experts (techconcepts).
+# ---------------------------------------------------------------------------------------
+
+
+_R10B_FMT_TOPICS = [
+    "why the Titanic sank", "the life cycle of a frog", "why bread goes stale",
+    "how noise-cancelling headphones work", "the rules of basketball", "what causes earthquakes",
+    "the main causes of World War I", "how the stock market works", "how a hybrid car saves fuel",
+    "the plot of Macbeth", "the benefits of walking every day", "how a jury trial works",
+    "what a credit score is", "the history of the Olympic Games", "how recycling gets sorted",
+    "why we have leap years", "how coffee gets from the plant to the cup", "the main ideas of Buddhism",
+    "what happens during a solar eclipse", "the pros and cons of a four-day working week",
+    "why the Great Wall of China was built", "how to keep a conversation going", "what jet lag is",
+    "how an elevator works", "the causes of the 2008 financial crisis", "how wind turbines make electricity",
+    "the Apollo 11 mission", "how to write a good cover letter", "why sleep matters for memory",
+    "how the immune system fights a cold", "why the Dead Sea is so salty",
+    "what makes a strong password", "how chocolate is made from cacao beans", "the Silk Road",
+    "how to start running as a complete beginner", "the French Revolution", "how hurricanes form",
+    "how a letter gets delivered across the country", "the idea behind the Mediterranean diet",
+    "the rise and fall of the dodo", "how a refrigerator keeps food cold", "what the Renaissance was",
+    "why some people are left-handed", "how the Panama Canal works",
+]
+_R10B_FMT_TEMPLATES = [
+    "Give me exactly three bullet points about {x}. No intro, no conclusion.",
+    "Topic: {x}. Format: exactly 5 bullet points, each under 15 words.",
+    "Explain {x} in one sentence.", "explain {x} in one sentence, nothing else",
+    "Summarise {x} in under 50 words.", "In fewer than 30 words, explain {x}.",
+    "Write a title and then one paragraph about {x}.",
+    "Give me a short title and a 3-sentence paragraph explaining {x}.",
+    "Explain {x} as a numbered list of key points, maximum 6 items.",
+    "Put the key facts about {x} in a table with two columns: Fact and Why it matters.",
+    "Tell me about {x} in exactly three sentences.",
+    "Can you explain {x}? Please answer in 4 bullet points, then a one-line summary.",
+    "I only have a minute. Explain {x} in under 40 words.",
+    "Explain {x}. Format: a one-sentence answer first, then up to three bullet points with details.",
+    "Write about {x} in two short paragraphs, with no bullet points and no headings.",
+    "Give me a numbered list of the 5 most important points about {x}.",
+    "Explain {x} in a single tweet (under 280 characters).",
+    "Return a JSON object about {x} with the keys \"topic\", \"summary\" and \"key_points\" (a list of 3 strings).",
+]
+_R10B_ONE_WORD = [
+    "Answer in one word only: what is the largest planet in our solar system?",
+    "One word answer please. What gas do plants take in from the air to make food?",
+    "In one word, how would you describe the mood of Edvard Munch's The Scream?",
+    "Describe the taste of lemons in one word.", "One word: what's the capital of Canada?",
+    "Reply with a single word. What do you call a baby kangaroo?",
+    "Just one word: which metal is liquid at room temperature?", "Sum up the 1920s in one word.",
+    "What's the opposite of 'ancient'? One word only.", "Give me one word that describes a perfect Sunday morning.",
+    "Which is the longest bone in the human body? One word.",
+    "What language is spoken in Brazil? Answer with one word.",
+    "Which planet is known as the Red Planet? Just the name.",
+    "If you had to describe autumn in one word, what would it be?",
+    "Give me a one-word name for a cosy café.", "In one word, what's the main ingredient of guacamole?",
+    "One word only: what's the hardest natural substance?", "What instrument has 88 keys? One-word answer.",
+    "What's the chemical symbol for gold? Just the symbol, nothing else.",
+    "Which ocean lies between Africa and Australia? One word.", "What do you call a group of lions? One word.",
+    "one word to describe how you feel on a Friday afternoon", "Describe the colour of the sea in a storm in one word.",
+    "What's the plural of 'cactus'? Just the word.", "Single word answer: what is the fear of spiders called?",
+]
+_R10B_YES_NO = [
+    "Yes or no, then one reason: is it worth learning to touch-type?",
+    "Answer yes or no first, then explain in one sentence: can you see the Great Wall of China from space "
+    "with the naked eye?",
+    "Is a tomato botanically a fruit? Start your answer with yes or no.",
+    "Should I stretch before going for a run? Yes or no, then a short reason.",
+    "Can you freeze bread? Answer yes or no and give one tip.",
+    "Is it rude to leave a group chat without saying anything? Yes or no, then why.",
+    "Is Pluto bigger than Earth's Moon? Reply yes or no, then give the reason.",
+    "Should I learn Python or JavaScript first? Pick one and give a single reason.",
+    "Rent or buy, for someone who moves city every two years? Pick one and give one reason.",
+    "Is honey healthier than sugar? Yes or no, then two sentences max.",
+    "Is it safe to look at a solar eclipse through sunglasses? Yes or no and why.",
+    "are bats blind? yes or no then explain",
+    "Is Mount Everest the tallest mountain if you measure from base to peak? Yes or no, then a one-line reason.",
+    "Do goldfish really have a three-second memory? Answer yes or no, then explain briefly.",
+    "Can lightning strike the same place twice? Yes or no first, then the explanation.",
+    "Should I reply to a work email on a Sunday? Yes or no, then your reasoning in one line.",
+    "Is it worth buying an extended warranty on a laptop? Give a yes or no, then one reason.",
+    "Does cracking your knuckles cause arthritis? Yes or no, then the evidence in a sentence.",
+    "Is it okay to wear white to a wedding as a guest? Yes or no, and why.",
+    "Are tomatoes and potatoes related? Yes or no, then explain.",
+    "do we only use 10% of our brains? yes or no + a short reason",
+    "Is Greenland bigger than Australia? Answer yes or no, then explain why maps make it look the way it does.",
+    "Can I leave my phone charging overnight without ruining the battery? Yes or no, then one sentence.",
+    "Is a whale a fish? One word, yes or no, then a sentence explaining.",
+    "Is it cheaper to run a dishwasher than to wash up by hand? Yes or no, then one reason.",
+]
+_R10B_JSON = [
+    ("five European capitals", "\"city\", \"country\" and \"population_estimate\""),
+    ("three classic novels", "\"title\", \"author\" and \"year\""),
+    ("four fictional customers", "\"id\", \"name\", \"email\" and \"signup_date\""),
+    ("the planets of the solar system", "\"name\", \"order_from_sun\" and \"has_rings\""),
+    ("three healthy breakfast ideas", "\"name\", \"ingredients\" (a list) and \"minutes\""),
+    ("five made-up products for an online shop", "\"sku\", \"name\", \"price\" and \"in_stock\""),
+    ("the days of the week", "\"day\", \"abbreviation\" and \"is_weekend\""),
+    ("three famous bridges", "\"name\", \"city\" and \"year_opened\""),
+    ("four study tips", "\"tip\" and \"why_it_works\""),
+    ("a weekly workout plan", "\"day\", \"activity\" and \"duration_minutes\""),
+    ("three fictional employees", "\"name\", \"department\", \"start_year\" and \"manager\""),
+    ("five common houseplants", "\"plant\", \"light\" and \"watering\""),
+    ("the seven continents", "\"name\" and \"approx_area_km2\""),
+    ("a shopping list for a picnic", "\"item\", \"quantity\" and \"category\""),
+    ("three upcoming calendar events", "\"title\", \"date\", \"time\" and \"location\""),
+]
+_R10B_JSON_TEMPLATES = [
+    "Give me JSON only: a list of {x}, each with the keys {y}.",
+    "Output {x} as JSON with the keys {y}. No explanation.",
+    "I need test data. Create {x} as a JSON array where every object has {y}.",
+]
+_R10B_TABLES = [
+    ("the four seasons", "season, months in the Northern Hemisphere, typical weather"),
+    ("three ways to commute to work", "method, cost, time, one pro, one con"),
+    ("three popular programming languages", "language, main use, difficulty for beginners"),
+    ("coffee, tea and hot chocolate", "drink, caffeine, typical serving size"),
+    ("the planets from Mercury to Mars", "planet, average distance from the Sun, number of moons"),
+    ("renting versus buying a home", "factor, renting, buying"),
+    ("four types of renewable energy", "source, how it works, one drawback"),
+    ("train, plane and bus for a 500 km trip", "option, typical time, cost, comfort"),
+    ("the Harry Potter books", "number, title, year published"),
+    ("the three states of matter", "state, shape, volume, example"),
+    ("the main types of clouds", "cloud type, height, what weather it brings"),
+]
+_R10B_TABLE_TEMPLATES = [
+    "Make a table comparing {x} with these columns: {y}.", "Table please: {x}. Columns: {y}.",
+    "Can you put {x} in a markdown table ({y})? Nothing outside the table.",
+]
+_R10B_HAIKU = [
+    "a Monday morning commute", "a cat asleep in a patch of sun", "losing your keys", "a cup of green tea",
+    "a thunderstorm at night", "the first night in an empty new flat", "a forgotten umbrella",
+    "the last day of the summer holidays",
+    "a bug in my code", "a busy airport at dawn", "a long queue at the post office", "my grandmother's garden",
+    "a full moon over the sea", "the smell of rain on hot pavement", "a dog waiting by the door",
+]
+_R10B_HAIKU_TEMPLATES = [
+    "A haiku about {x}, please. Just the three lines, no title.", "haiku about {x} (5-7-5, no rhyming)",
+    "Write one haiku about {x}, then a one-sentence explanation of the image you chose.",
+]
+_R10B_NUMBERED = [
+    ("5", "questions to ask before signing a lease"), ("7", "ways to save water at home"),
+    ("10", "words that rhyme with 'light'"), ("6", "famous paintings everyone should know"),
+    ("8", "cheap date ideas"), ("5", "signs that a houseplant is being overwatered"),
+    ("4", "things to check before a long drive"), ("10", "countries in South America"),
+    ("6", "classic films from the 1950s"), ("5", "stretches for people who sit at a desk all day"),
+    ("3", "tricks for remembering people's names"), ("12", "months of the year in Spanish"),
+]
+_R10B_NUMBERED_TEMPLATES = [
+    "Give me a numbered list of {x} {y}. Just the list.", "List {x} {y}. Numbered, one per line, no extra text.",
+    "{x} {y}, numbered please",
+]
+
+
+@_category("format", "requests with explicit output-format constraints: bullets, one word, tables, JSON, word limits")
+def _gen_format(rng: random.Random) -> list[str]:
+    topics = _take(rng, _fill(_R10B_FMT_TEMPLATES, _R10B_FMT_TOPICS), 170)
+    structured = (_take(rng, _fill(_R10B_JSON_TEMPLATES, _R10B_JSON), 35)
+                  + _take(rng, _fill(_R10B_TABLE_TEMPLATES, _R10B_TABLES), 30)
+                  + _take(rng, _fill(_R10B_HAIKU_TEMPLATES, _R10B_HAIKU), 35)
+                  + _take(rng, _fill(_R10B_NUMBERED_TEMPLATES, _R10B_NUMBERED), 30))
+    return topics + structured + _R10B_ONE_WORD + _R10B_YES_NO
+
+
+_R10B_MESSAGES = [  # (who sent it, the message, what the user wants the reply to do)
+    ("my landlord", "Hi, just a heads-up that the rent will be going up by £120 a month from the start of next "
+     "month. Any questions, give me a shout. Martin",
+     ["ask for the increase to be delayed or reduced", "ask what the increase is based on",
+      "accept it but ask for the broken boiler to be fixed first"]),
+    ("my landlord", "Hello, I'll be coming round on Thursday at 10am to show the flat to a potential buyer. "
+     "Please make sure it's tidy.",
+     ["say Thursday doesn't work and suggest another time", "agree but ask for more notice next time",
+      "ask whether I'll still be able to stay if the flat is sold"]),
+    ("my old landlord", "Hi. I've checked the flat after you moved out and I'll be keeping £300 of the deposit "
+     "for cleaning and a stain on the carpet.",
+     ["dispute it politely and ask for photos", "ask for an itemised breakdown of the costs",
+      "point out that the stain was already there when I moved in"]),
+    ("my boss", "Hey, any chance you could stay late tonight to finish the client slides? I know it's short notice.",
+     ["decline politely because I have plans", "say yes but make clear I can only stay until 7",
+      "offer to finish them first thing tomorrow instead"]),
+    ("my manager", "I noticed the report went out with a couple of errors in the numbers. Can we talk about what "
+     "happened?",
+     ["apologise and explain how I'll fix it", "own the mistake without sounding defensive",
+      "suggest a time to talk today"]),
+    ("my boss", "We'd love you to lead the new onboarding project on top of your current work. Thoughts?",
+     ["say yes but ask what I can drop to make room", "decline because my workload is already full",
+      "ask for more details before committing"]),
+    ("a colleague", "Hi! Could you cover my Saturday shift? My sister's getting married and I completely forgot to "
+     "request the day off.",
+     ["say yes and ask them to cover one of my shifts later", "decline kindly because I'm busy that day",
+      "offer to do half the shift"]),
+    ("a coworker", "Just FYI, I took your notes from Tuesday's meeting and put them in my presentation, hope "
+     "that's ok!",
+     ["say I'd like to be credited", "set a boundary without starting a fight",
+      "stay friendly but ask them to check with me next time"]),
+    ("a colleague", "Can you review my 40-page proposal by tomorrow morning? Sorry, I know it's a lot.",
+     ["say I can only review the summary section", "decline and suggest someone else who could help",
+      "agree but say I'll need until tomorrow afternoon"]),
+    ("a friend", "heyyy so I'm a bit short this month, could you lend me 200 until payday? I'll pay you back "
+     "I promise",
+     ["say no without hurting the friendship", "offer to lend a smaller amount",
+      "say yes but agree a clear date to pay it back"]),
+    ("a friend", "Are you still coming to my birthday dinner on Saturday? It's at 8 at Luigi's, 45 per person "
+     "for the set menu.",
+     ["decline because it's too expensive for me right now", "say yes but warn that I'll have to leave early",
+      "ask if I can just join for drinks afterwards"]),
+    ("my best friend", "I feel like you've been ignoring me lately. Did I do something wrong?",
+     ["apologise and explain I've been overwhelmed", "reassure them and suggest meeting up this week",
+      "be honest that something they said hurt me"]),
+    ("a friend", "Can I stay at yours for a week while my flat gets repainted? I'll be super quiet!",
+     ["say yes but only for three nights", "decline politely because my place is too small",
+      "say yes and set a few house rules"]),
+    ("my neighbour", "Hi, I'm at number 14. Your dog barks for most of the day when you're out and it's getting "
+     "really hard to work from home.",
+     ["apologise and explain what I'm going to do about it", "thank them for telling me and ask when it happens",
+      "apologise and ask them to tell me if it keeps happening"]),
+    ("my neighbour", "Hello! We're having a garden party on Saturday and it might go on a bit late. Hope that's "
+     "alright, you're welcome to pop by!",
+     ["thank them and decline the invite", "say it's fine but ask them to keep the music down after 11",
+      "accept the invitation and offer to bring something"]),
+    ("my neighbour", "Your tree is hanging over our fence and dropping leaves all over our lawn. Could you cut it "
+     "back?",
+     ["agree and suggest a date", "suggest we split the cost of a tree surgeon",
+      "explain that the tree belongs to my landlord, not me"]),
+    ("a customer of my bakery", "I ordered a birthday cake for Saturday and it arrived with the wrong name on it. "
+     "It was for my daughter's party and I'm really upset.",
+     ["apologise and offer a full refund", "apologise sincerely and offer a discount on their next order",
+      "ask for the order number so I can sort it out"]),
+    ("a student at my yoga studio", "Hi, I booked a class for tomorrow but something's come up. Can I get a full "
+     "refund even though it's less than 24 hours' notice?",
+     ["say no to a refund but offer a credit for another class", "agree to a refund as a one-off",
+      "explain the cancellation policy kindly"]),
+    ("a client", "We love the logo drafts! Could you do five more versions by Monday? Same budget.",
+     ["explain that extra versions will cost more", "agree to two more versions, not five",
+      "push back politely on the deadline"]),
+    ("an online shop", "Thank you for your order! Unfortunately the jacket you ordered is out of stock and your "
+     "delivery will be delayed by 3-4 weeks.",
+     ["cancel the order and ask for a refund", "ask if they can send a different colour instead",
+      "ask for a discount for the delay"]),
+    ("the hotel I stayed at", "Dear guest, thank you for staying with us. We hope you enjoyed your stay and would "
+     "love to hear your feedback!",
+     ["mention the broken air conditioning and ask for a partial refund",
+      "give polite feedback about the noise from the bar", "thank them briefly"]),
+    ("a furniture company", "Your sofa delivery is confirmed for Tuesday between 7am and 7pm. Someone must be "
+     "home to sign for it.",
+     ["ask for a narrower time slot", "ask to move the delivery to a Saturday",
+      "ask if they can leave it with a neighbour"]),
+    ("my son's teacher", "Hi, I wanted to let you know that Leo has been quite distracted in class this week and "
+     "didn't hand in his homework. Is everything ok at home?",
+     ["thank them and explain that we're in the middle of moving house", "ask for a meeting to discuss it",
+      "reassure them and ask what they've noticed"]),
+    ("my daughter's teacher", "Reminder: the class trip to the science museum is next Friday. We still need two "
+     "parent volunteers!",
+     ["volunteer", "say I can't volunteer but offer to help another way", "ask what volunteering involves first"]),
+    ("my professor", "Your essay was submitted two days after the deadline. Per the course policy, a late penalty "
+     "will be applied.",
+     ["explain I was ill and ask if I can submit a doctor's note", "accept it politely and thank them",
+      "ask whether the penalty can be reduced"]),
+    ("my uni friends' group chat", "ok so are we doing Lisbon in May or what?? flights are like 90 return but we "
+     "need to book by friday!!",
+     ["say I'm in but need to check my dates", "say I can't afford it this time",
+      "suggest somewhere cheaper instead"]),
+    ("the family group chat", "Mum here. Christmas at ours again this year? I'll need everyone to bring a dish. "
+     "Reply by Sunday please xx",
+     ["say we're going to the in-laws this year", "say yes and offer to bring dessert",
+      "ask if we could host instead"]),
+    ("my football team's group chat", "Lads, we're short for Sunday's match. Who can play? Kick-off 10am.",
+     ["say I can't make it this week", "say I can play but only the first half",
+      "say yes and offer to bring the spare kit"]),
+    ("my neighbourhood group chat", "Has anyone else noticed the streetlight on Elm Road has been out for two "
+     "weeks? Someone should report it.",
+     ["say I'll report it", "say that I already reported it last week", "suggest that we all report it"]),
+    ("my ex", "Hey, I know it's been a while. I was wondering if you'd want to grab a coffee sometime?",
+     ["decline kindly", "agree to a coffee but make it clear it's just as friends",
+      "say I need some time to think about it"]),
+    ("my flatmate", "Can we talk about the cleaning rota? I feel like I've done the kitchen every week this month.",
+     ["apologise and suggest a new rota", "disagree politely and point out what I've done",
+      "agree and offer to do the next two weeks"]),
+    ("a recruiter on LinkedIn", "Hi! Your profile looks like a great fit for a senior role at a fast-growing "
+     "startup. Do you have 15 minutes for a quick call this week?",
+     ["say I'm not looking right now but open to hearing about future roles", "ask for the salary range first",
+      "agree and suggest a time"]),
+    ("my mother-in-law", "We thought we'd come and stay for two weeks in August to help with the baby. Let us "
+     "know which days suit!",
+     ["say one week would be better", "say yes warmly", "suggest they visit later when we're more settled"]),
+]
+_R10B_REPLY_FORMS = [
+    "{W} sent me this:\n\n\"{t}\"\n\nCan you write a reply? I want to {a}.",
+    "Help me reply to this message from {w}. I want to {a}.\n\n{t}",
+    "{t}\n\n^ that's from {w}. how do i reply if i want to {a}",
+    "Write a short reply to this message from {w}. Goal: {a}.\n\n\"{t}\"",
+    "I got this from {w} and I'm not sure how to respond:\n\n{t}\n\nI'd like to {a}. What should I say?",
+    "Reply to this for me (it's from {w}) and {a}:\n{t}",
+]
+_R10B_REPLY_TONES = [
+    "Keep it short.", "Make it sound friendly, not stiff.", "Keep the tone professional.",
+    "Give me two options, one formal and one casual.", "Not too formal please.", "Under 80 words.",
+    "I don't want to sound passive-aggressive.", "Make it warm but firm.",
+]
+
+
+@_category("replies", "replies to pasted messages from landlords, bosses, friends, neighbours, customers and more")
+def _gen_replies(rng: random.Random) -> list[str]:
+    pool, ends_with_message = [], {}
+    for who, text, goals in _R10B_MESSAGES:
+        forms = [f.replace("{W}", _cap(who)).replace("{w}", who) for f in _R10B_REPLY_FORMS]
+        for p in _pasted([text], goals, forms):
+            pool.append(p)
+            ends_with_message[p] = p.endswith(text)
+    # a tone constraint goes after the user's own words, never glued onto the pasted message
+    return [p if ends_with_message[p] else _decorate_finished(rng, [p], _R10B_REPLY_TONES, 0.3)[0]
+            for p in _take(rng, pool, 330)]
+
+
+_R10B_KID_QS = [  # (as a child asks it, as a parent relays it)
+    ("why is grass green", "why grass is green"),
+    ("where does the sun go at night", "where the sun goes at night"),
+    ("how does the moon stay up in the sky", "how the moon stays up in the sky"),
+    ("why do we have belly buttons", "why we have belly buttons"),
+    ("why can't i tickle myself", "why you can't tickle yourself"),
+    ("why does my tummy rumble when i'm hungry", "why your tummy rumbles when you're hungry"),
+    ("why do we have eyebrows", "why we have eyebrows"),
+    ("why do my teeth fall out", "why baby teeth fall out"),
+    ("why do bruises go purple and then yellow", "why bruises go purple and then yellow"),
+    ("how do spiders make webs", "how spiders make webs"),
+    ("do worms have eyes", "whether worms have eyes"),
+    ("why do bees sting", "why bees sting"),
+    ("how do fish breathe under the water", "how fish breathe underwater"),
+    ("why do leaves fall off the trees", "why trees lose their leaves in autumn"),
+    ("where does rain come from", "where rain comes from"),
+    ("why is snow white", "why snow is white"),
+    ("how do planes stay in the sky", "how planes stay up in the sky"),
+    ("why do old people get wrinkles", "why people get wrinkles when they get old"),
+    ("why do we have to sleep", "why we have to sleep"),
+    ("why do i have to eat vegetables", "why kids have to eat their vegetables"),
+    ("where does the water go when you flush the toilet", "where the water goes when you flush the toilet"),
+    ("how does the fridge make things cold", "how the fridge keeps things cold"),
+    ("why do magnets stick to the fridge", "why magnets stick to the fridge"),
+    ("why do bubbles pop", "why bubbles pop"),
+    ("what makes the waves in the sea", "what makes waves in the sea"),
+    ("why is thunder so loud", "why thunder is so loud"),
+    ("how do seeds know which way is up", "how seeds know which way is up"),
+    ("why do we have two eyes and not one", "why we have two eyes instead of one"),
+    ("why is the moon out in the daytime sometimes", "why you can sometimes see the moon in the daytime"),
+    ("how big is space", "how big space is"),
+    ("is the sun a star", "whether the sun is a star"),
+    ("why can't we breathe in space", "why we can't breathe in space"),
+    ("what are stars made of", "what stars are made of"),
+    ("how do astronauts go to the toilet", "how astronauts go to the toilet"),
+    ("why is my shadow so long in the evening", "why shadows get so long in the evening"),
+    ("why are flamingos pink", "why flamingos are pink"),
+    ("why do giraffes have such long necks", "why giraffes have such long necks"),
+    ("why do snails carry their houses on their backs", "why snails carry their shells around"),
+    ("how do birds know how to build nests", "how birds know how to build nests"),
+    ("why do we get goosebumps when we're cold", "why we get goosebumps when we're cold"),
+    ("why do we burp", "why we burp"),
+    ("why does my heart go fast when i run", "why your heart beats faster when you run"),
+    ("how does my body turn food into energy", "how our bodies turn food into energy"),
+    ("why do people speak different languages", "why people around the world speak different languages"),
+    ("where do rainbows come from", "where rainbows come from"),
+    ("how does the tv get pictures in it", "how the TV gets its pictures"),
+    ("how does my voice get through the phone to grandma", "how your voice travels through the phone"),
+    ("how do batteries work", "how batteries work"),
+    ("why does ice melt", "why ice melts"),
+    ("why aren't there dinosaurs any more", "why there are no dinosaurs any more"),
+    ("are birds really dinosaurs", "whether birds are really dinosaurs"),
+    ("how do caterpillars turn into butterflies", "how caterpillars turn into butterflies"),
+    ("why do cats have whiskers", "why cats have whiskers"),
+    ("why do i feel grumpy when i'm tired", "why you feel grumpy when you're tired"),
+    ("why do people cry when they're happy", "why people cry when they're happy"),
+    ("why do i get butterflies in my tummy", "why you get butterflies in your tummy when you're nervous"),
+    ("why am i scared of the dark", "why kids get scared of the dark"),
+    ("why do grown-ups have to go to work", "why grown-ups have to go to work"),
+    ("why is the earth round", "why the earth is round"),
+    ("how did the first people learn to talk", "how the first people learned to talk"),
+    ("where does the wind come from", "where the wind comes from"),
+    ("why does it get dark so early in winter", "why it gets dark so early in winter"),
+    ("how do ants find their way home", "how ants find their way home"),
+    ("why do my ears hurt on an aeroplane", "why your ears hurt on an aeroplane"),
+]
+_R10B_KID_VOICE = [  # typed by the child: lowercase, or capitalised (then with "I", not "i")
+    "i'm 7 and i want to know {x}", "hi! i am 8 years old. {x}?", "{x}?? my brother says he knows but he doesnt",
+]
+_R10B_KID_VOICE_CAPS = [
+    "{X}?", "{X}? explain it so a kid can understand please", "My teacher didn't know so I'm asking you. {X}?",
+    "This is Mia, I'm 6 and my mum is typing for me. {X}?",
+]
+_R10B_KID_TEMPLATES = [  # relayed by a grown-up
+    "My 6-year-old asked me {y}. How do I explain it?", "my daughter (5) keeps asking {y}. what's a simple answer",
+    "How would you explain {y} to a four-year-old?",
+    "My son wants to know {y} and honestly I don't know either. Kid-friendly answer please.",
+    "Bedtime question from my 7 year old: {x}? Help!",
+    "My kids are 4 and 9 and both want to know {y}. Can you give me an answer that works for both?",
+    "Can you explain {y} in a way a preschooler would get? Two or three sentences.",
+    "I'm a nanny and the little boy I look after asked me {y}. What's a good way to answer?",
+    "Grandkid question of the day: {y}. She's 6. Give me a short answer I can read to her.",
+]
+_R10B_KID_HARD = [
+    "My 5-year-old asked why grandpa had to die. How do I answer gently and honestly?",
+    "my 4 year old asked where babies come from. what's an age-appropriate answer",
+    "My 7-year-old asked why some people don't have homes. How can I explain it?",
+    "Our dog died last week and my 6-year-old keeps asking if he'll come back. What do I say?",
+    "My son (8) asked why people fight wars. How do I talk about it without scaring him?",
+    "My daughter asked why her friend has two mums. What's a simple, kind way to explain different families?",
+    "My 6 year old asked 'why do I have to share?' and I want a better answer than 'because I said so'.",
+    "My 5-year-old asked what happens when we die. We're not religious. How could I answer?",
+    "my kid asked why her skin is a different colour from her best friend's. how do i explain it simply",
+    "My 9-year-old wants to know why people get divorced. It's a friend's parents, not us. How do I explain it?",
+    "My 4-year-old asked, loudly, why the man in the shop was in a wheelchair. How do I talk to him about it?",
+    "My daughter (7) asked why she sometimes feels angry for no reason. How can I help her understand it?",
+    "my 6 year old asked if monsters are real. how do i answer without making bedtime worse",
+    "My son is 8 and asked me straight out if Santa is real. What do I say?",
+    "My 5-year-old asked why the new baby gets more attention than her. How should I answer?",
+    "My 10-year-old asked why some kids at school are mean. What should I tell him?",
+    "My son asked why grandma keeps forgetting his name. She has dementia. How do I explain that to a 7-year-old?",
+    "My 6-year-old asked why we have to pay for things in shops. How do I explain money simply?",
+    "My daughter asked who decides what's right and what's wrong. She's 9! How do I even answer that?",
+    "My 8-year-old asked why the news is always sad. How do I respond?",
+    "My twins (6) asked why they look the same but like different things. Fun way to explain it?",
+    "my 5 yr old asked why her best friend is moving away and whether they can still be friends. what do i say",
+    "My 7-year-old asked why people have to get old. How do I answer without making it scary?",
+    "My son (6) asked why he has to say sorry if he didn't mean it. Good answer?",
+]
+
+
+@_category("kids", "questions as children ask them, or as parents relay them: nature, body, space, feelings")
+def _gen_kids(rng: random.Random) -> list[str]:
+    caps = [p.replace(" i ", " I ").replace(" i'm ", " I'm ") for p in _fill(_R10B_KID_VOICE_CAPS, _R10B_KID_QS)]
+    child = _take(rng, _fill(_R10B_KID_VOICE, _R10B_KID_QS) + caps, 110)
+    return child + _take(rng, _fill(_R10B_KID_TEMPLATES, _R10B_KID_QS), 180) + _R10B_KID_HARD
+
+
+_R10B_SPECIES = [  # (plural, singular with article)
+    ("snow leopards", "a snow leopard"), ("humpback whales", "a humpback whale"), ("red foxes", "a red fox"),
+    ("grey wolves", "a grey wolf"), ("honey badgers", "a honey badger"), ("axolotls", "an axolotl"),
+    ("pangolins", "a pangolin"), ("orcas", "an orca"), ("emperor penguins", "an emperor penguin"),
+    ("platypuses", "a platypus"), ("Komodo dragons", "a Komodo dragon"), ("cheetahs", "a cheetah"),
+    ("African elephants", "an African elephant"), ("orangutans", "an orangutan"), ("bald eagles", "a bald eagle"),
+    ("sea otters", "a sea otter"), ("hummingbirds", "a hummingbird"), ("manta rays", "a manta ray"),
+    ("great white sharks", "a great white shark"), ("barn owls", "a barn owl"), ("polar bears", "a polar bear"),
+    ("capybaras", "a capybara"), ("koalas", "a koala"), ("wombats", "a wombat"), ("narwhals", "a narwhal"),
+    ("leatherback turtles", "a leatherback turtle"), ("poison dart frogs", "a poison dart frog"),
+    ("meerkats", "a meerkat"), ("beavers", "a beaver"), ("mountain gorillas", "a mountain gorilla"),
+    ("giant pandas", "a giant panda"), ("red kangaroos", "a red kangaroo"), ("spotted hyenas", "a spotted hyena"),
+    ("Atlantic puffins", "an Atlantic puffin"), ("chimpanzees", "a chimpanzee"), ("vampire bats", "a vampire bat"),
+    ("golden eagles", "a golden eagle"), ("Arctic foxes", "an Arctic fox"), ("dugongs", "a dugong"),
+    ("giant Pacific octopuses", "a giant Pacific octopus"), ("Tasmanian devils", "a Tasmanian devil"),
+    ("Eurasian lynxes", "a Eurasian lynx"),
+    ("bottlenose dolphins", "a bottlenose dolphin"), ("hedgehogs", "a wild hedgehog"),
+]
+_R10B_SPECIES_TEMPLATES = [
+    "What do {x} eat in the wild?", "Where do {x} live?", "what kind of habitat do {x} need",
+    "Are {x} endangered? What's their conservation status?", "How long do {x} live in the wild?",
+    "Tell me three surprising facts about {x}.", "Do {x} live alone or in groups?",
+    "What are the main threats to {x} today?", "How do {x} find their food?",
+    "What does {y} actually do all day?", "What adaptations help {x} survive where they live?",
+    "Are {x} dangerous to humans?", "How big does {y} get?", "What hunts {x}, if anything?",
+    "How do {x} communicate with each other?", "Where could I see {x} in the wild, and when is the best time?",
+    "I just watched a documentary about {x}. What else should I know about them?",
+    "How much care do baby {x} get from their parents?",
+]
+_R10B_WILD_QS = [
+    "How do Arctic terns manage to fly from the Arctic to the Antarctic and back every year?",
+    "Why do salmon go back to the river where they hatched to spawn?",
+    "How do monarch butterflies find their way to Mexico when none of them has made the trip before?",
+    "Why do wildebeest migrate in a huge loop through the Serengeti and the Maasai Mara?",
+    "How do bats use echolocation to catch insects in the dark?", "Why do flamingos often stand on one leg?",
+    "How do chameleons change colour, and why do they do it?",
+    "How can wood frogs survive being partly frozen in winter?", "How do camels go so long without drinking?",
+    "How can owls turn their heads so far round?", "Why do male lions have manes?",
+    "How do electric eels make electricity?", "How do sloths survive when they move so slowly?",
+    "Why do humpback whales leap out of the water?", "How do leafcutter ants grow their own food?",
+    "How do cuckoos trick other birds into raising their chicks?", "Why do some animals play dead?",
+    "How do geckos walk up walls?", "Is it true that dung beetles navigate using the Milky Way?",
+    "Do elephants really mourn their dead?", "How clever are crows, really?",
+    "How do sea turtles find their way back to the beach where they hatched?",
+    "Do lemmings really jump off cliffs? Where did that idea come from?",
+    "How do squirrels remember where they buried their nuts?", "Why do fireflies glow?",
+    "How do hummingbirds hover in one spot?", "How do penguins stay warm in Antarctica?",
+    "How do desert animals survive the heat of the day?", "How do deep-sea fish cope with the pressure and the dark?",
+    "Why do some birds migrate while others stay put all year?", "How do bears get ready for winter?",
+    "What's the fastest animal on land, in the air and in the water?", "Which animal has the longest migration?",
+    "Why do wolves howl?", "How do meerkats take turns keeping watch?",
+    "Why do starlings fly in those huge swirling flocks in winter?",
+    "How do cleaner fish and the bigger fish they clean get along?", "Why do beavers build dams?",
+    "How do mantis shrimp punch so hard?", "How do migrating birds know when it's time to leave?",
+    "Why are hippos considered one of the most dangerous animals in Africa?",
+    "What's the difference between hibernation and torpor?",
+    "How do Arctic hares and stoats change colour between summer and winter?",
+    "Why are some frogs so brightly coloured?", "Which wild animals use tools?",
+    "How do wild animals know a storm is coming?", "What is the smartest animal apart from humans?",
+]
+_R10B_CONSERVATION = [
+    "How did bald eagles recover in the US after nearly disappearing?",
+    "Why are pangolins so heavily trafficked?", "What happened to the northern white rhino? Is there any hope left?",
+    "Why did vulture numbers crash in India in the 1990s?", "What changed in Yellowstone after wolves came back?",
+    "What is a keystone species? Give me a few examples.",
+    "How do scientists count how many tigers are left in the wild?",
+    "Giant pandas went from 'endangered' to 'vulnerable' a few years ago. What does that actually mean?",
+    "What does 'critically endangered' mean on the IUCN Red List?",
+    "Why are so many frogs and other amphibians declining around the world?",
+    "What is rewilding, and has it worked anywhere?", "How do wildlife corridors help animals?",
+    "What is being done to save the vaquita?", "Why do conservationists care so much about top predators?",
+    "Why are more elephants being born without tusks in some places?",
+    "What are some of the biggest animal comebacks of the last 50 years?",
+    "How have cane toads harmed native wildlife in Australia?",
+    "What's the difference between 'extinct in the wild' and 'extinct'?",
+    "Can extinct animals like the woolly mammoth really be brought back?",
+    "How can ordinary people help endangered wildlife without travelling anywhere?",
+]
+_R10B_SPECIES_PAIRS = [
+    ("leopards", "jaguars"), ("alligators", "crocodiles"), ("frogs", "toads"),
+    ("seals", "sea lions"), ("moths", "butterflies"), ("African elephants", "Asian elephants"),
+    ("dolphins", "porpoises"), ("wolves", "coyotes"), ("crows", "ravens"), ("tortoises", "turtles"),
+    ("cheetahs", "leopards"), ("American bison", "water buffalo"), ("hawks", "falcons"),
+    ("gorillas", "chimpanzees"), ("wasps", "bees"), ("brown bears", "black bears"), ("emus", "ostriches"),
+]
+_R10B_PAIR_TEMPLATES = [
+    "What's the difference between {x} and {y}?", "How can I tell {x} and {y} apart?",
+    "{X} vs {y}: how do they differ in size, diet and habitat?", "are {x} and {y} closely related",
+]
+_R10B_WILD_SUFFIX = ["Keep it short.", "Answer for a 10-year-old.", "A few sentences is fine.",
+                     "Include one fun fact.", "Use bullet points."]
+
+
+@_category("wildlife", "wild animals: behaviour, habitats, diets, adaptations, migration, conservation, comparisons")
+def _gen_wildlife(rng: random.Random) -> list[str]:
+    species = _take(rng, _fill(_R10B_SPECIES_TEMPLATES, _R10B_SPECIES), 200)
+    pairs = _take(rng, _fill(_R10B_PAIR_TEMPLATES, _R10B_SPECIES_PAIRS), 55)
+    return _decorate_finished(rng, species + _R10B_WILD_QS + _R10B_CONSERVATION + pairs, _R10B_WILD_SUFFIX, 0.15)
+
+
+_R10B_DISHES = [  # (dish, a place it is strongly associated with)
+    ("pho", "Vietnam"), ("bibimbap", "South Korea"), ("ceviche", "Peru"), ("poutine", "Quebec"),
+    ("khachapuri", "Tbilisi"), ("pad thai", "Thailand"), ("laksa", "Malaysia"), ("tagine", "Morocco"),
+    ("feijoada", "Brazil"), ("bobotie", "South Africa"), ("gallo pinto", "Costa Rica"), ("bandeja paisa", "Medellín"),
+    ("borscht", "Ukraine"), ("goulash", "Hungary"), ("rendang", "Indonesia"), ("nasi lemak", "Kuala Lumpur"),
+    ("smørrebrød", "Denmark"), ("pastel de nata", "Lisbon"), ("cheese fondue", "Switzerland"),
+    ("okonomiyaki", "Osaka"), ("masala dosa", "South India"), ("chicken adobo", "the Philippines"),
+    ("bunny chow", "Durban"), ("currywurst", "Berlin"), ("khao soi", "Chiang Mai"), ("plov", "Uzbekistan"),
+    ("mansaf", "Jordan"), ("haggis", "Scotland"), ("mole poblano", "Puebla"), ("injera", "Ethiopia"),
+    ("tteokbokki", "Seoul"), ("gumbo", "New Orleans"), ("Peking duck", "Beijing"), ("dim sum", "Hong Kong"),
+    ("pozole", "Mexico"), ("moussaka", "Greece"), ("beef stroganoff", "Russia"), ("bigos", "Poland"),
+    ("cacio e pepe", "Rome"), ("koshari", "Cairo"), ("burek", "Sarajevo"), ("poke", "Hawaii"),
+    ("jerk chicken", "Jamaica"), ("lechon", "Cebu"), ("kaiseki", "Kyoto"), ("hangi", "New Zealand"),
+]
+_R10B_DISH_TEMPLATES = [
+    "What is {x}?", "what's actually in {x}", "What does {x} taste like? I've never had it.",
+    "What's the history of {x}?", "Are there regional versions of {x}, and how do they differ?",
+    "How is {x} traditionally eaten? Any etiquette I should know?", "What would you drink with {x}?",
+    "Is {x} usually spicy?",
+    "I tried {x} for the first time last night and loved it. What's the story behind it?",
+    "Is {x} an everyday meal or more of a special-occasion dish?",
+    "I'm vegetarian. Is {x} normally made with meat, and are there meat-free versions?",
+    "Tell me about {x}: where it comes from, what's in it and when people eat it.",
+    "My friend says {x} is the best thing she's ever eaten. What is it, and why do people love it?",
+]
+_R10B_DISH_PLACE_TEMPLATES = [
+    "I'm going to {y} next month. Should I try {x} while I'm there, and what should I know before ordering it?",
+    "Why is {x} such a big deal in {y}?", "How is {x} in {y} different from the versions you get abroad?",
+]
+_R10B_CUISINES = [  # (country, adjective)
+    ("Japan", "Japanese"), ("Ethiopia", "Ethiopian"), ("Mexico", "Mexican"), ("India", "Indian"),
+    ("Italy", "Italian"), ("South Korea", "Korean"), ("Morocco", "Moroccan"), ("Peru", "Peruvian"),
+    ("Vietnam", "Vietnamese"), ("Turkey", "Turkish"), ("Lebanon", "Lebanese"), ("Nigeria", "Nigerian"),
+    ("Brazil", "Brazilian"), ("Spain", "Spanish"), ("China", "Chinese"), ("Thailand", "Thai"),
+    ("France", "French"), ("Greece", "Greek"), ("Indonesia", "Indonesian"), ("Sweden", "Swedish"),
+    ("Poland", "Polish"), ("Iran", "Iranian"), ("the Philippines", "Filipino"),
+]
+_R10B_CUISINE_TEMPLATES = [
+    "What are the basic table manners in {x}?", "What's a typical breakfast in {x}?",
+    "What are the key ingredients in {y} cooking?",
+    "I'm invited to a family dinner in {x}. Is there any food etiquette I should know?",
+    "What street food is {x} known for?", "How does {y} food change from region to region?",
+    "How is a traditional {y} meal structured? Is there a set order of dishes?",
+    "What do people in {x} eat for big celebrations?",
+    "Is the {y} food you get abroad anything like what people actually eat in {x}?",
+    "which {y} dishes should a beginner try first",
+]
+_R10B_INGREDIENTS = [
+    "gochujang", "sumac", "fish sauce", "miso", "tahini", "za'atar", "garam masala", "harissa", "tamarind",
+    "berbere", "mirin", "galangal", "paneer", "halloumi", "dashi", "ghee", "kombu", "achiote",
+    "preserved lemons", "pandan", "asafoetida", "Sichuan pepper", "teff", "yuzu", "epazote", "bonito flakes",
+    "ras el hanout", "black garlic", "nori", "labneh",
+]
+_R10B_INGREDIENT_TEMPLATES = [
+    "What is {x}, and which cuisines use it?", "{X}: what is it and what does it taste like?",
+    "I keep seeing {x} on menus. What is it?", "Where does {x} come from, and what is it traditionally used in?",
+]
+_R10B_RESTAURANTS = [
+    "a dim sum restaurant", "an Ethiopian restaurant", "a Korean barbecue place", "an izakaya",
+    "a Lebanese restaurant", "a Peruvian restaurant", "a Georgian restaurant", "a South Indian restaurant",
+    "a Sichuan restaurant", "a taqueria", "a tapas bar", "a ramen shop", "a Vietnamese pho place",
+    "a Filipino restaurant", "a Turkish meze restaurant", "a sushi bar", "a Persian restaurant",
+    "a Nigerian restaurant", "a Malaysian hawker centre", "a Bavarian beer hall",
+]
+_R10B_RESTAURANT_TEMPLATES = [
+    "First time at {x}. What should I order?",
+    "I'm taking friends who've never been to {x}. What should we order to share?",
+    "How does ordering work at {x}? Is there any etiquette I should know?",
+    "what do i order at {x} if i can't handle spicy food",
+    "Going to {x} for a work dinner and I don't want to look clueless. What should I know?",
+]
+
+
+@_category("worldfood", "dishes and food cultures of the world: what a dish is, history, etiquette, what to order")
+def _gen_worldfood(rng: random.Random) -> list[str]:
+    dishes = _take(rng, _fill(_R10B_DISH_TEMPLATES, _R10B_DISHES), 160)
+    dishes += _take(rng, _fill(_R10B_DISH_PLACE_TEMPLATES, _R10B_DISHES), 45)
+    cultures = _take(rng, _fill(_R10B_CUISINE_TEMPLATES, _R10B_CUISINES), 70)
+    ingredients = _take(rng, _fill(_R10B_INGREDIENT_TEMPLATES, _R10B_INGREDIENTS), 45)
+    restaurants = _take(rng, _fill(_R10B_RESTAURANT_TEMPLATES, _R10B_RESTAURANTS), 45)
+    return dishes + cultures + ingredients + restaurants
+
+
+_R10B_TECH = [
+    "an API", "a database", "encryption", "end-to-end encryption", "the cloud", "DNS", "file compression",
+    "an algorithm", "an AI language model", "open-source software", "a browser cookie", "a VPN", "an IP address",
+    "a server", "bandwidth", "latency", "a GPU", "RAM", "caching", "two-factor authentication", "password hashing",
+    "a blockchain", "machine learning", "a neural network", "a search engine index", "HTTPS", "a firewall",
+    "a data centre", "an operating system", "a compiler", "version control", "binary code", "a router",
+    "a QR code", "video streaming", "a content delivery network", "a recommendation algorithm",
+    "a public and private key pair", "a checksum", "a spam filter", "a CAPTCHA", "software as a service",
+    "a software container like Docker", "an SSD", "the Internet of Things", "5G", "a URL", "load balancing",
+]
+_R10B_TECH_TEMPLATES = [
+    "Explain {x} like I'm 10.", "What is {x}, in plain English?", "Can you give me an everyday analogy for {x}?",
+    "My grandmother asked me what {x} is. How can I explain it to her?",
+    "I work in HR and {x} keeps coming up in meetings. What is it, roughly?", "explain {x} without any jargon",
+    "What problem does {x} actually solve?",
+    "What's {x}? Start really simple, then give me a slightly more technical version.",
+    "Explain {x} using a restaurant or kitchen analogy.",
+    "Give me a one-paragraph explanation of {x} for a non-technical manager.",
+    "what is {x} and should i care about it",
+    "Explain {x} at three levels: for a child, for a teenager and for an adult.",
+    "I'm 68 and not techy at all. What is {x}?",
+    "How would you explain {x} to a room of first-year business students?",
+    "Quick question: what is {x}? Two or three sentences.",
+    "What do people often get wrong about {x}?",
+]
+_R10B_TECH_QS = [
+    "How can a website check my password without storing the password itself?",
+    "Why does a zip file end up smaller than the files inside it?",
+    "Why do people say 'the cloud is just someone else's computer'? Is that fair?",
+    "How does an AI chatbot come up with its answers?",
+    "If anyone can read open-source code, how can it be secure?",
+    "How does Netflix start playing a film before the whole thing has downloaded?",
+    "Why are JPEG photos smaller than PNG files, and what do you lose?",
+    "How does a search engine find new web pages?",
+    "Why is it so hard to delete something from the internet once it's posted?",
+    "How do passwords end up leaked in data breaches?", "What's a 'token' when people talk about AI models?",
+    "What does it mean that an AI model has billions of parameters?",
+    "How does Shazam recognise a song from a few seconds of audio?",
+    "How do map apps know there's a traffic jam ahead?",
+    "How can my messages be encrypted if the app company runs the servers?",
+    "Why are internet speeds measured in megabits but file sizes in megabytes?",
+    "How does a computer store a photo as just ones and zeros?", "What is a zero-day vulnerability?",
+    "What is phishing, and why does it work so well?", "How does ransomware lock up someone's files?",
+    "Why do AI models sometimes make things up?", "What does it mean to 'train' an AI model?",
+    "Why does a chatbot seem to forget things from earlier in a very long conversation?",
+    "How do recommendation algorithms decide what to show me next?",
+    "Why does every website ask me to accept cookies now?", "How does Wi-Fi send data through the air?",
+    "What is Moore's law, and does it still hold?",
+    "How can software be open source if a company still sells it?",
+    "Is a cooking recipe an algorithm? What makes something an algorithm?",
+    "How do computers come up with random numbers?",
+    "What does 'the internet is a network of networks' mean?",
+    "How does an email get from my outbox to someone else's inbox?",
+    "Why do apps need updating so often?", "How do self-driving cars 'see' the road?",
+    "What is quantum computing, and why won't it replace my laptop?",
+    "What does 'serverless' mean if there are still servers?",
+    "What is an API key, and why should I keep it secret?",
+    "Why does the length of an encryption key matter?",
+    "How does a QR code hold information in those little squares?",
+    "What really happens to my data when I delete a file?",
+    "How do undersea cables carry the internet between continents?",
+    "Why did the world run out of IPv4 addresses, and what is IPv6?",
+    "How does face unlock on a phone work?",
+    "Is HTML a programming language? What's the difference between a programming language and a markup language?",
+]
+_R10B_TECH_PAIRS = [
+    ("a database", "a spreadsheet"), ("the internet", "the World Wide Web"),
+    ("HTTP", "HTTPS"), ("open-source software", "freeware"), ("a computer virus", "ransomware"),
+    ("encryption", "hashing"), ("lossy compression", "lossless compression"), ("a website", "a web app"),
+    ("upload speed", "download speed"), ("a VPN", "a proxy"), ("a cloud backup", "a backup on an external drive"),
+    ("a CPU", "a GPU"), ("Wi-Fi", "mobile data"), ("a modem", "a router"), ("the frontend", "the backend"),
+    ("AI", "machine learning"),
+]
+_R10B_TECH_PAIR_TEMPLATES = [
+    "What's the difference between {x} and {y}, in plain terms?", "{x} vs {y}? explain like I'm not a tech person",
+    "Can you use an analogy to explain how {x} differs from {y}?",
+]
+_R10B_TECH_SUFFIX = ["Use an analogy.", "Keep it under 100 words.", "No jargon, please.", "I'm a total beginner.",
+                     "Bullet points are fine.", "Keep it short."]
+
+
+@_category("techconcepts", "computing and internet concepts explained for non-experts, at different levels")
+def _gen_techconcepts(rng: random.Random) -> list[str]:
+    concepts = _take(rng, _fill(_R10B_TECH_TEMPLATES, _R10B_TECH), 210)
+    pairs = _take(rng, _fill(_R10B_TECH_PAIR_TEMPLATES, _R10B_TECH_PAIRS), 40)
+    return _decorate_finished(rng, concepts + _R10B_TECH_QS + pairs, _R10B_TECH_SUFFIX, 0.2)
+
+
+# ---------------------------------------------------------------------------------------
 # Public API
 # ---------------------------------------------------------------------------------------
 
