@@ -3,6 +3,8 @@ map, training, and the held-out acceptance estimate against the real SD engine."
 
 from __future__ import annotations
 
+import os
+
 import pytest
 import torch
 
@@ -221,3 +223,33 @@ def test_prune_unlisted_drops_only_answers_to_removed_prompts(target, tmp_path):
     assert set(after) == {tuple(distill.chat_ids(tok, p)) for p in ("prompt c", "prompt d")}
     assert all(torch.equal(after[k], before[k]) for k in after)
     assert distill.prune_unlisted(tmp_path, tok, kept, log=lambda _: None) == 0
+
+
+class _FakeLibc:
+    def __init__(self, result: int = 1) -> None:
+        self.calls: list[tuple[int, int]] = []
+        self.result = result
+
+    def mallopt(self, param: int, value: int) -> int:
+        self.calls.append((param, value))
+        return self.result
+
+
+def test_keep_freed_memory_disables_mmap_chunks_and_trimming(monkeypatch):
+    for key in [k for k in os.environ if k.startswith("MALLOC_")]:
+        monkeypatch.delenv(key)
+    libc = _FakeLibc()
+    assert distill.keep_freed_memory(libc)
+    params = dict(libc.calls)
+    assert params[-4] == 0  # M_MMAP_MAX: no block comes from a fresh mmap
+    assert params[-1] >= 1 << 30  # M_TRIM_THRESHOLD: freed heap stays
+    assert -2 in params  # M_TOP_PAD
+    assert not distill.keep_freed_memory(_FakeLibc(result=0))  # mallopt refused
+    assert not distill.keep_freed_memory(object())  # no mallopt (not glibc)
+
+
+def test_keep_freed_memory_leaves_the_users_malloc_settings(monkeypatch):
+    monkeypatch.setenv("MALLOC_ARENA_MAX", "2")
+    libc = _FakeLibc()
+    assert not distill.keep_freed_memory(libc)
+    assert libc.calls == []
