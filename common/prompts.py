@@ -63,9 +63,9 @@ def _fill(templates: Sequence[str], fillers: Sequence) -> list[str]:
 
 
 def _for_audiences(templates: Sequence[str], topics: Sequence[str], audiences: Sequence[str]) -> list[str]:
-    """Every template with every topic (``{x}``) and audience or length phrase (``{a}``, appended
-    to the topic: "Explain {x}{a}." with " for a 10-year-old")."""
-    return [t.format(x=x, a=a) for t in templates for x in topics for a in audiences]
+    """``_fill`` over every (topic ``{x}``, audience or length phrase ``{y}``) pair, in template,
+    topic, audience order: "Explain {x}{y}." with " for a 10-year-old"."""
+    return _fill(templates, [(x, y) for x in topics for y in audiences])
 
 
 def _take(rng: random.Random, pool: Sequence[str], k: int) -> list[str]:
@@ -338,11 +338,11 @@ _AUDIENCES = [
 
 @_category("explain", "explanations of concepts for varied audiences and lengths")
 def _gen_explain(rng: random.Random) -> list[str]:
-    with_aud = _fill([
+    with_aud = _for_audiences([
         "Explain {x} {y}.", "Can you explain {x} {y}?", "Could you break down {x} {y}?",
         "I never really understood {x}. Could you explain it {y}?", "Please explain {x} {y}.",
         "What is {x}? Explain it {y}.", "Help me understand {x} {y}.",
-    ], [(c, a) for c in _CONCEPTS for a in _AUDIENCES])
+    ], _CONCEPTS, _AUDIENCES)
     plain = _fill([
         "ELI5: {x}", "Teach me about {x}.", "What's the intuition behind {x}?", "Why does {x} matter?",
         "Give me an analogy that explains {x}.", "What is {x}, and where does it show up in everyday life?",
@@ -2084,7 +2084,7 @@ def _gen_science(rng: random.Random) -> list[str]:
         "I read that {y}. Why is that?", "Explain the science of why {y}, briefly.",
         "ok random question but why {x}", "What would a physicist or biologist say about why {y}?",
     ], _SCI_WHYS)
-    topics = _for_audiences(("Explain {x}{a}.", "Can you explain {x}{a}?", "Help me understand {x}{a}."),
+    topics = _for_audiences(("Explain {x}{y}.", "Can you explain {x}{y}?", "Help me understand {x}{y}."),
                             _SCI_TOPICS, _SCI_AUD)
     topics += _fill(["I'm studying {x} for a test tomorrow. What are the key points?",
                      "What are common misconceptions about {x}?", "What's a good experiment or demo to show {x}?",
@@ -3494,7 +3494,7 @@ def _gen_geography(rng: random.Random) -> list[str]:
     whys = _fill(_R10A_GEO_WHY_TEMPLATES, _R10A_GEO_WHYS)
     cities = _fill(_R10A_CITY_TEMPLATES, _R10A_CITIES)
     regions = _fill(_R10A_REGION_TEMPLATES, _R10A_REGION_PAIRS)
-    concepts = _for_audiences(("Explain {x}{a}.", "Can you help me understand {x}{a}?"), _R10A_GEO_CONCEPTS,
+    concepts = _for_audiences(("Explain {x}{y}.", "Can you help me understand {x}{y}?"), _R10A_GEO_CONCEPTS,
                               _R10A_GEO_AUD)
     concepts += _fill(["I'm revising for a geography test. Can you go over {x}?",
                        "my kid's homework is about {x} and i'm lost. help"], _R10A_GEO_CONCEPTS)
@@ -3626,7 +3626,7 @@ _R10A_PSY_SUFFIX = ["Keep it short.", "Please mention what the research says.", 
 def _gen_psychology(rng: random.Random) -> list[str]:
     why = _fill(_R10A_WHY_DO_I_TEMPLATES, _R10A_WHY_DO_I)
     biases = _fill(_R10A_BIAS_TEMPLATES, _R10A_BIASES)
-    topics = _for_audiences(("Explain {x}{a}.", "Can you explain {x}{a}?"), _R10A_PSY_TOPICS, _R10A_PSY_AUD)
+    topics = _for_audiences(("Explain {x}{y}.", "Can you explain {x}{y}?"), _R10A_PSY_TOPICS, _R10A_PSY_AUD)
     topics += _fill(["What does psychology research say about {x}?",
                      "Give me the key ideas about {x} in five bullet points."], _R10A_PSY_TOPICS)
     habits = _fill(_R10A_HABIT_TEMPLATES, _R10A_HABIT_CONTEXTS)
@@ -3852,7 +3852,7 @@ _R10A_MUSIC_SUFFIX = ["Keep it short.", "Please be practical.", "I'm a complete 
 def _gen_music(rng: random.Random) -> list[str]:
     inst = _fill(_R10A_INSTRUMENT_TEMPLATES, _R10A_INSTRUMENTS)
     inst += _fill(["How hard is {x} to learn compared with the piano?"], _R10A_INSTRUMENTS[:-1])
-    theory = _for_audiences(("Explain {x}{a}.", "Can you explain {x}{a}?"), _R10A_THEORY, _R10A_THEORY_AUD)
+    theory = _for_audiences(("Explain {x}{y}.", "Can you explain {x}{y}?"), _R10A_THEORY, _R10A_THEORY_AUD)
     theory += _fill(["I'm teaching myself music theory and I'm stuck on {x}. Can you help?",
                      "Give me a practical exercise for getting to grips with {x}."], _R10A_THEORY)
     genres = _fill(_R10A_GENRE_TEMPLATES, _R10A_GENRES)
@@ -4011,7 +4011,7 @@ def _R10A_econ_exercise(rng: random.Random, kind: int) -> str:
 @_category("economics", "economics: inflation, interest rates, supply and demand, trade, taxes, unemployment and "
                         "markets, at different levels and applied to news")
 def _gen_economics(rng: random.Random) -> list[str]:
-    concepts = _for_audiences(("Explain {x}{a}.", "Can you break down {x}{a}?", "Help me understand {x}{a}."),
+    concepts = _for_audiences(("Explain {x}{y}.", "Can you break down {x}{y}?", "Help me understand {x}{y}."),
                               _R10A_ECON_CONCEPTS, _R10A_ECON_AUD)
     policies = _fill(_R10A_POLICY_TEMPLATES, _R10A_POLICIES)
     news = _fill(_R10A_HEADLINE_TEMPLATES, _R10A_HEADLINES)

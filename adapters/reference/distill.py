@@ -677,8 +677,9 @@ def _train_stage(args: argparse.Namespace, out: Path, data_dir: Path, fast_bf16:
         previous = []
         model = dm.build_draft(cfg, target, token_map=token_map, copy_layers=copy[:num_layers], dtype=torch.float32)
     autocast = args.autocast == "on" or (args.autocast == "auto" and fast_bf16)
-    covered, map_size = None, 0 if token_map is None else int(token_map.numel())  # kept when resuming
+    covered, map_size = None, 0  # the draft's own map: --resume keeps it unless --remap-tokens
     if token_map is not None:
+        map_size = int(token_map.numel())
         answer = torch.cat([t[p:] for t, _, p in seqs])
         covered = float(torch.isin(answer, token_map).float().mean())
     _log(f"train: {args.kind} draft, {model.num_trained_parameters() / 1e6:.2f}M trained parameters, "
