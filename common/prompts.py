@@ -4726,6 +4726,1444 @@ def _gen_techconcepts(rng: random.Random) -> list[str]:
 
 
 # ---------------------------------------------------------------------------------------
+# Round-11 categories (A): weather (forecasts, storms, clouds, seasons, weather safety),
+# space (planets, stars, galaxies, missions, stargazing, orbits at a lay level), fitness
+# (strength, cardio, running, form, recovery, beginner plans), fashion (style, occasions,
+# colours, fabric care, mending, capsule wardrobes, garment history), photography (exposure,
+# composition, light, editing, genres, gear) and games (board, card and video games,
+# puzzles, rules, strategy, design, history and recommendations for a group).
+# ---------------------------------------------------------------------------------------
+
+# --- weather ---------------------------------------------------------------------------
+
+_R11A_WX_CONCEPTS = [
+    "how a cold front differs from a warm front", "what dew point means", "what humidity actually measures",
+    "why it feels colder when it's windy", "what wind chill is", "what the heat index is",
+    "how high and low pressure affect the weather", "what the jet stream is", "how weather forecasts are made",
+    "why forecasts get less reliable more than a few days ahead", "the difference between weather and climate",
+    "what El Niño and La Niña are", "how hurricanes form", "how tornadoes form",
+    "what causes thunder and lightning", "how hail forms", "why it sometimes rains while the sun is out",
+    "the difference between sleet and freezing rain", "what the polar vortex is", "how a sea breeze works",
+    "what an atmospheric river is", "what a heat dome is", "why one side of a mountain gets far more rain",
+    "what a derecho is", "why fog forms in valleys overnight", "how a barometer works", "what the UV index means",
+    "how weather radar works", "what weather balloons measure", "what lake-effect snow is",
+    "what an occluded front is", "what the 'feels like' temperature on a weather app means",
+    "how satellites help forecasters", "why it's colder at the top of a mountain", "what a microclimate is",
+    "what a temperature inversion is", "why we have seasons", "why clear nights are colder than cloudy ones",
+    "how a hurricane's category is decided", "what a 'weather bomb' is",
+]
+_R11A_WX_AUD = ["", ", in simple terms", ", for a 10-year-old", " in a few sentences", ", with an everyday example",
+                ", as if I know nothing about science"]
+_R11A_WX_QUESTIONS = [
+    "will it snow if it's 2°C outside and raining", "can it be too cold to snow",
+    "can it snow when the temperature is above freezing", "can it rain and snow at the same time",
+    "can lightning strike the same place twice", "can you get thunder during a snowstorm",
+    "does a red sky at night really mean good weather tomorrow", "do cows lying down mean rain is coming",
+    "can aching joints really predict rain", "is it coldest just before dawn",
+    "does a 'once in a hundred years' flood really only happen once a century",
+    "is it ever safe to shelter under a tree in a thunderstorm", "does rain really smell different in the city",
+    "can a hurricane cross the equator", "why doesn't it snow much in very cold places like Antarctica",
+    "can it hail in the middle of summer", "does the full moon affect the weather",
+    "why is the first frost usually on a clear night", "is a rainbow only possible with the sun behind you",
+    "can the wind alone knock over a car", "why do big storms get names",
+    "is it true that no two snowflakes are alike", "can you smell a thunderstorm coming",
+    "why does the weather forecast change so much from one day to the next",
+    "why does it rain more at the weekend, or is that just in my head",
+    "does a halo around the moon mean rain is coming",
+]
+_R11A_WX_Q_TEMPLATES = ["{X}?", "{x}", "Settle an argument for me: {x}?", "{X}? Explain the science briefly.",
+                        "My kid asked me this and I didn't know: {x}?"]
+_R11A_WX_PLANS = [
+    "a beach day", "a long bike ride", "an outdoor wedding", "a barbecue", "a hike in the hills",
+    "a camping trip", "a picnic in the park", "a kids' football match", "a day out sailing",
+    "a drive over a mountain pass", "an open-air concert", "a long run",
+]
+_R11A_WX_FORECASTS = [
+    "a 40% chance of rain", "scattered thunderstorms in the afternoon", "gusts of up to 50 km/h",
+    "a yellow warning for wind", "thick fog until mid-morning", "highs of 36°C", "light showers clearing by lunchtime",
+    "a 60% chance of rain after 3pm", "a UV index of 9", "heavy rain overnight, then sunny spells",
+]
+_R11A_WX_PLAN_TEMPLATES = [
+    "I've got {x} planned for Saturday and the forecast says {y}. Should I go ahead?",
+    "Tomorrow's forecast: {y}. Is that OK for {x}?", "the app says {y} tomorrow. is {x} still a good idea",
+    "We're planning {x} this weekend, but the forecast shows {y}. What should we prepare for?",
+]
+_R11A_WX_TERMS = [
+    "scattered showers", "isolated thunderstorms", "partly cloudy", "a 30% chance of rain", "sunny spells",
+    "a hard frost", "a wintry mix", "unsettled", "a tornado watch", "a storm surge warning", "blustery",
+    "drizzle", "a red warning", "a heat advisory", "black ice",
+]
+_R11A_WX_TERM_TEMPLATES = [
+    "What does '{x}' actually mean in a forecast?", "My weather app says '{x}'. What does that mean in practice?",
+    "when the forecast says '{x}', what should i expect",
+]
+_R11A_WX_HAZARDS = [
+    "a thunderstorm", "a heatwave", "a blizzard", "a flash flood", "a hailstorm", "an ice storm",
+    "extreme cold", "a dust storm", "thick fog", "strong winds", "a tornado", "wildfire smoke",
+]
+_R11A_WX_HAZARD_TEMPLATES = [
+    "How do I stay safe in {x}?", "what should i do if i get caught outside in {x}",
+    "What are the biggest mistakes people make in {x}?", "Give me a short safety checklist for {x}.",
+    "The forecast for my drive tomorrow mentions {x}. Any advice?",
+]
+_R11A_WX_HOME = [
+    "a hurricane", "a winter storm", "a heatwave", "a long power cut during a storm", "flooding", "high winds",
+    "a cold snap that could freeze the pipes",
+]
+_R11A_WX_HOME_TEMPLATES = [
+    "How should I prepare my home for {x}?", "What should be in an emergency kit for {x}?",
+    "we've just moved somewhere that gets {x}. how do we get ready",
+]
+_R11A_WX_CLOUDS = [
+    "cumulus clouds", "cumulonimbus clouds", "cirrus clouds", "stratus clouds", "altocumulus clouds",
+    "mammatus clouds", "lenticular clouds", "noctilucent clouds", "nimbostratus clouds", "shelf clouds",
+    "wall clouds", "contrails",
+]
+_R11A_WX_CLOUD_TEMPLATES = [
+    "What are {x}, and what weather do they usually bring?", "How do {x} form?",
+    "I saw {x} this afternoon. Does that tell me anything about the weather?", "how do i recognise {x}",
+]
+_R11A_WX_TRIPS = [
+    ("Lisbon", "March"), ("Tokyo", "June"), ("Reykjavik", "November"), ("Cape Town", "July"),
+    ("Bangkok", "September"), ("Denver", "April"), ("Edinburgh", "August"), ("Mumbai", "July"),
+    ("Vancouver", "January"), ("Buenos Aires", "December"), ("Crete", "October"), ("Toronto", "February"),
+    ("Hanoi", "May"), ("Melbourne", "October"),
+]
+_R11A_WX_TRIP_TEMPLATES = [
+    "What's the weather usually like in {x} in {y}?",
+    "I'm going to {x} in {y}. What weather should I expect, and what should I pack?",
+    "is {y} a rainy month in {x}",
+]
+_R11A_WX_ONEOFFS = [
+    "Why do weather forecasts say 'chance of rain' instead of just telling me whether it will rain?",
+    "I'm a keen gardener. How can I tell if there's going to be a frost tonight without checking an app?",
+    "Is the weather getting more extreme, or do we just hear about it more now?",
+    "How accurate are 14-day forecasts, honestly?",
+    "why is it always windier at the coast",
+    "Can you explain what a weather map with all those curved lines and triangles is showing?",
+    "I'm flying tomorrow and there's a big storm forecast. Will the flight be cancelled, and how do airlines "
+    "decide?",
+    "What's the hottest temperature ever recorded on Earth, and where was it?",
+    "Why does snow make everything so quiet?",
+    "Write a short, friendly weather forecast for a fictional town where it's raining frogs.",
+    "My dog is terrified of thunder. Why can animals sense storms coming before we can?",
+    "What's the difference between climate change and the weather we have this week? My uncle says a cold "
+    "winter proves global warming is fake.",
+    "How do I read a barometer on my wall? It just says 'change' and 'fair'.",
+    "What do the colours on a rain radar mean?",
+    "Is it safe to go swimming in the sea when there's lightning a few miles away?",
+    "We get really humid summers. Why does humid heat feel so much worse than dry heat?",
+    "how do meteorologists decide when to issue a weather warning",
+    "Why are the winters in Moscow so much colder than in London?",
+    "Write a haiku about the first snow of winter.",
+    "What's the best way to keep cool in a heatwave without air conditioning?",
+    "Why do some places have a rainy season and a dry season instead of four seasons?",
+    "I'm planning a wedding in Scotland in June. What are the odds of decent weather, realistically?",
+    "How do I explain to my 6-year-old where rain comes from?",
+    "Why does the temperature drop so fast in the desert at night?",
+    "what's the difference between mist and fog",
+    "I want to start a little weather station in my garden. What instruments do I need, and what should I "
+    "record each day?",
+    "Is there any truth to the old rhyme 'Rain before seven, fine by eleven'?",
+    "Why is it called 'Indian summer' when warm weather comes back in autumn?",
+    "How do storm chasers know where a tornado will form?",
+    "Why do hurricanes have an eye, and why is it calm there?",
+    "Can you explain what a 'heat dome' over a region means for the people living there?",
+]
+_R11A_WX_SUFFIX = ["Keep it short.", "Explain it simply.", "Answer in a few sentences.",
+                   "A quick rule of thumb is fine.", "No jargon, please."]
+
+
+@_category("weather", "weather: forecasts and how to read them, storms and weather safety, clouds, seasons, climate "
+                      "versus weather, and everyday weather questions")
+def _gen_weather(rng: random.Random) -> list[str]:
+    concepts = _for_audiences(("Explain {x}{y}.", "Can you explain {x}{y}?"), _R11A_WX_CONCEPTS, _R11A_WX_AUD)
+    concepts += _fill(["I've always wondered {x}. Could you explain?", "quick one, can you explain {x}?"],
+                      [c for c in _R11A_WX_CONCEPTS if c.startswith(("why", "how"))])
+    questions = _fill(_R11A_WX_Q_TEMPLATES, _R11A_WX_QUESTIONS)
+    plans = _fill(_R11A_WX_PLAN_TEMPLATES, [(p, f) for p in _R11A_WX_PLANS for f in _R11A_WX_FORECASTS])
+    terms = _fill(_R11A_WX_TERM_TEMPLATES, _R11A_WX_TERMS)
+    safety = _fill(_R11A_WX_HAZARD_TEMPLATES, _R11A_WX_HAZARDS)
+    home = _fill(_R11A_WX_HOME_TEMPLATES, _R11A_WX_HOME)
+    clouds = _fill(_R11A_WX_CLOUD_TEMPLATES, _R11A_WX_CLOUDS)
+    trips = _fill(_R11A_WX_TRIP_TEMPLATES, _R11A_WX_TRIPS)
+    out = (_take(rng, concepts, 95) + _take(rng, questions, 50) + _take(rng, plans, 40) + _take(rng, terms, 25)
+           + _take(rng, safety, 35) + _take(rng, home, 14) + _take(rng, clouds, 25) + _take(rng, trips, 25)
+           + _R11A_WX_ONEOFFS)
+    return _decorate_finished(rng, out, _R11A_WX_SUFFIX, 0.12)
+
+
+# --- space -----------------------------------------------------------------------------
+
+_R11A_WORLDS = [
+    "Mars", "Venus", "Mercury", "Jupiter", "Saturn", "Uranus", "Neptune", "Pluto", "the Moon", "Europa",
+    "Titan", "Enceladus", "Io", "Ganymede", "Ceres", "Triton", "Callisto", "Phobos",
+]
+_R11A_WORLD_TEMPLATES = [
+    "Could there be life on {x}?", "What would it be like to visit {x}?",
+    "What's the weather like on {x}?", "Which missions have visited {x}, and what did they find?",
+    "Give me five surprising facts about {x}.", "tell me about {x}",
+    "Why are scientists so interested in {x}?", "How long would it take to travel to {x}?",
+]
+_R11A_DEEP = [
+    "Betelgeuse", "Proxima Centauri", "Sirius", "the Andromeda Galaxy", "the Orion Nebula", "the Crab Nebula",
+    "Sagittarius A*", "the Pleiades", "Polaris", "the Large Magellanic Cloud", "Alpha Centauri",
+    "the TRAPPIST-1 system", "Vega", "the Pillars of Creation",
+]
+_R11A_DEEP_TEMPLATES = [
+    "How far away is {x}, and how do we know?", "What kind of object is {x}?",
+    "What makes {x} interesting to astronomers?", "what's the deal with {x}",
+    "I'm just getting into astronomy. What should I know about {x}?",
+]
+_R11A_SPACE_CONCEPTS = [
+    "how orbits work", "why astronauts float on the ISS", "what a light-year is", "how black holes form",
+    "what dark matter is", "what dark energy is", "why the Moon always shows us the same face",
+    "how stars are born", "what happens when a star dies", "what a supernova is", "what a neutron star is",
+    "how we know the universe is expanding", "the Big Bang theory", "how astronomers find exoplanets",
+    "what redshift means", "why planets are round", "what causes a solar eclipse",
+    "why Pluto isn't counted as a planet any more", "how rockets work in the vacuum of space",
+    "what escape velocity is", "why there's no sound in space", "how a gravity assist works",
+    "what a Lagrange point is", "what the cosmic microwave background is", "what causes meteor showers",
+    "why Venus is hotter than Mercury", "what a pulsar is", "how the Moon formed", "what a geostationary orbit is",
+    "why the ISS doesn't fall down", "what the habitable zone is", "how astronomers measure the distance to stars",
+    "the difference between a meteor, a meteorite and an asteroid", "why stars twinkle but planets don't",
+    "what a galaxy actually is", "why Saturn has rings", "how time runs differently near a black hole",
+    "what a red giant is", "how the Sun makes its energy", "what a comet is made of",
+]
+_R11A_SPACE_AUD = ["", ", in simple terms", ", for a 12-year-old", " in one paragraph", ", using an analogy",
+                   ", without any maths"]
+_R11A_MISSIONS = [
+    "the Voyager probes", "the James Webb Space Telescope", "the Hubble Space Telescope", "the Perseverance rover",
+    "the International Space Station", "the Cassini mission", "New Horizons", "the Rosetta mission",
+    "the Artemis programme", "Chandrayaan-3", "Sputnik 1", "the Kepler space telescope",
+    "the Parker Solar Probe", "the Juno mission", "the Ingenuity helicopter on Mars", "the DART mission",
+    "Hayabusa2", "Apollo 13", "Vostok 1", "the Curiosity rover",
+]
+_R11A_MISSION_TEMPLATES = [
+    "What did {x} achieve?", "Why was {x} such a big deal?", "What's the story of {x}, briefly?",
+    "Explain what {x} was designed to do and what it found.", "what's the coolest thing about {x}",
+]
+_R11A_SKY_TARGETS = [
+    "the Andromeda Galaxy", "Saturn's rings", "the Orion Nebula", "the ISS passing overhead",
+    "the Perseid meteor shower",
+    "Jupiter's moons", "the northern lights", "the Milky Way", "Venus in the evening sky", "craters on the Moon",
+    "Mercury", "a comet", "the Pleiades", "Mars at opposition",
+]
+_R11A_SKY_TEMPLATES = [
+    "How can I see {x} from my back garden?", "What do I need to see {x}? Will binoculars do?",
+    "when's the best time to look for {x}",
+    "I live in a city with a lot of light pollution. Have I got any chance of seeing {x}?",
+    "Can I see {x} with the naked eye, or do I need equipment?",
+]
+_R11A_SPACE_ONEOFFS = [
+    "I want to buy my first telescope for under £300. What should I look for, and what should I avoid?",
+    "Are binoculars better than a cheap telescope for a beginner stargazer?",
+    "What's the difference between a refractor and a reflector telescope?",
+    "How do I let my eyes adjust to the dark properly when stargazing?",
+    "Which phone apps are good for identifying stars and planets?",
+    "If the Sun suddenly disappeared, how long would it take us to notice?",
+    "Why is it so hard to land on Mars compared with the Moon?",
+    "How do astronauts sleep, eat and go to the toilet on the ISS?",
+    "How long would it take to fly to the nearest star at the speed of our fastest spacecraft?",
+    "Write a short poem from the point of view of the Voyager 1 probe.",
+    "My 8-year-old wants to be an astronaut. What does it actually take?",
+    "Why do we still not know what dark matter is after all these years?",
+    "is the moon actually moving away from earth",
+    "How did ancient people use the stars to navigate?",
+    "What's the biggest star we know of, and how big is it compared with the Sun?",
+    "Are we alone in the universe? What's the current scientific thinking?",
+    "What is the Fermi paradox, and what are the most popular answers to it?",
+    "Why can't we see stars in photos taken from the Moon?",
+    "What happens to the human body on a long trip to Mars?",
+    "Plan me a night of stargazing for a family with young kids, with things to look for in the first hour.",
+    "Why is Jupiter sometimes called the solar system's vacuum cleaner?",
+    "How do we know what distant planets are made of when we've never been there?",
+    "what would happen if you fell into a black hole",
+    "How do satellites stay in orbit without falling back to Earth?",
+    "I keep seeing a bright 'star' near the Moon in the evening. How can I tell if it's a planet?",
+    "What's the difference between an astronomer and an astrophysicist?",
+    "Why did it take so long to send people back to the Moon after Apollo?",
+    "How many satellites are orbiting Earth right now, and is space junk a real problem?",
+    "What's a blue moon, and is the Moon ever actually blue?",
+    "Could we ever terraform Mars? What would it take?",
+    "Explain the scale of the solar system using things I'd find in a football stadium.",
+    "What's the best way to photograph a meteor shower with just a phone?",
+]
+_R11A_SPACE_SUFFIX = ["Keep it short.", "Explain it like I'm curious but not a scientist.",
+                      "A couple of paragraphs is plenty.", "Please include one mind-blowing fact.",
+                      "No equations, please."]
+
+
+@_category("space", "space and astronomy: planets, moons, stars, galaxies, missions, telescopes, stargazing and "
+                    "orbits at a lay level")
+def _gen_space(rng: random.Random) -> list[str]:
+    worlds = _fill(_R11A_WORLD_TEMPLATES, _R11A_WORLDS)
+    deep = _fill(_R11A_DEEP_TEMPLATES, _R11A_DEEP)
+    concepts = _for_audiences(("Explain {x}{y}.", "Can you help me understand {x}{y}?"), _R11A_SPACE_CONCEPTS,
+                              _R11A_SPACE_AUD)
+    concepts += _fill(["I've never really understood {x}. Could you explain?",
+                       "my teenager asked me about {x} and i had no idea. help?"], _R11A_SPACE_CONCEPTS)
+    missions = _fill(_R11A_MISSION_TEMPLATES, _R11A_MISSIONS)
+    sky = _fill(_R11A_SKY_TEMPLATES, _R11A_SKY_TARGETS)
+    out = (_take(rng, worlds, 70) + _take(rng, deep, 35) + _take(rng, concepts, 100) + _take(rng, missions, 45)
+           + _take(rng, sky, 40) + _R11A_SPACE_ONEOFFS)
+    return _decorate_finished(rng, out, _R11A_SPACE_SUFFIX, 0.12)
+
+
+# --- fitness ---------------------------------------------------------------------------
+
+_R11A_EXERCISES = [
+    "squats", "deadlifts", "push-ups", "lunges", "the bench press", "pull-ups", "planks", "kettlebell swings",
+    "the overhead press", "bent-over rows", "burpees", "hip thrusts", "Romanian deadlifts", "dips",
+    "goblet squats", "glute bridges", "farmer's carries", "Bulgarian split squats",
+]
+_R11A_EXERCISE_TEMPLATES = [
+    "How do I do {x} with good form?", "What are the most common mistakes people make with {x}?",
+    "Which muscles are worked by {x}?", "Give me three simple form cues for {x}.",
+    "What's an easier version of {x} for a beginner?", "how many sets and reps of {x} should a beginner do",
+    "My lower back aches after doing {x}. Is my technique off?",
+]
+_R11A_FIT_SITUATIONS = [
+    "I'm 40 and haven't exercised properly in ten years", "I'm 65 and want to get stronger so I can keep up "
+    "with my grandkids", "I work from home and sit for nine hours a day", "I want to run my first 5K in eight weeks",
+    "I'm training for a half marathon in the spring", "I've just joined a gym and I feel totally lost",
+    "I can't do a single push-up yet", "I want to be able to do a pull-up by the summer",
+    "I work night shifts and can never find time to exercise", "All I have at home is a pair of dumbbells",
+    "I want to get fit, but I get bored of every routine after two weeks",
+    "I had a baby six months ago and my doctor says I can start exercising again",
+    "I feel self-conscious at the gym because I'm overweight", "I travel for work all the time and live in hotels",
+    "I'm 16 and want to start lifting weights",
+    "I do lots of cardio but I've never done any strength training", "I walk the dog every day but that's about it",
+    "I want to improve my flexibility so I can touch my toes",
+    "I used to play football at university and want that fitness back",
+]
+_R11A_FIT_SIT_TEMPLATES = [
+    "{X}. Where do I start?", "{X}. Can you sketch out a simple weekly plan for me?",
+    "{X}. What's a realistic goal for the next month?", "{x}. any tips?",
+    "{X}. What should I focus on first?",
+]
+_R11A_FIT_TERMS = [
+    "progressive overload", "HIIT", "zone 2 cardio", "VO2 max training", "RPE", "a superset", "periodisation",
+    "a deload week", "a tempo run", "time under tension", "active recovery", "mobility work",
+    "a push/pull/legs split", "a full-body workout", "foam rolling", "a drop set", "an AMRAP workout",
+    "an EMOM workout", "a fartlek run", "plyometrics", "isometric exercise", "a one-rep max",
+    "a negative split", "Tabata training",
+]
+_R11A_FIT_TERM_TEMPLATES = [
+    "What is {x}?", "What's {x}, and how would I use it in my training?",
+    "can someone explain {x} like i'm new to the gym", "Is {x} useful for beginners, or is it more for advanced "
+    "people?", "My personal trainer keeps mentioning {x}. What does that mean?",
+]
+_R11A_FIT_PAIRS = [
+    ("free weights", "machines"), ("running", "cycling"), ("HIIT", "steady-state cardio"),
+    ("stretching before a workout", "stretching after it"), ("yoga", "Pilates"),
+    ("training in the morning", "training in the evening"), ("light weights for high reps", "heavy weights for "
+    "low reps"), ("running on a treadmill", "running outside"), ("a rowing machine", "an exercise bike"),
+    ("working out at home", "joining a gym"), ("walking 10,000 steps", "a 30-minute run"), ("swimming", "running"),
+    ("kettlebells", "dumbbells"), ("a personal trainer", "a fitness app"),
+]
+_R11A_FIT_PAIR_TEMPLATES = [
+    "{X} or {y}: which is better for a beginner?", "What are the pros and cons of {x} versus {y}?",
+    "is {x} better than {y}", "Quick verdict: {x} or {y}?",
+]
+_R11A_WORKOUTS = [
+    "20-minute bodyweight", "30-minute dumbbell", "hotel-room", "beginner full-body", "lower-body", "upper-body",
+    "core", "low-impact cardio", "10-minute morning mobility", "kettlebell", "resistance-band", "quiet, "
+    "no-jumping apartment", "park",
+]
+_R11A_WORKOUT_TEMPLATES = [
+    "Plan a {x} workout for me, with sets and rest times.", "Can you put together a {x} routine for me?", "give me a {x} session i can do today",
+]
+_R11A_FIT_ONEOFFS = [
+    "How long does it actually take to see results from strength training?",
+    "What is DOMS, and why is the soreness worse two days after a workout?",
+    "Is the 'afterburn effect' from HIIT real, and does it make much difference?",
+    "My lifts haven't gone up in months. How do I get past a plateau?",
+    "Is it bad to work out when I'm still sore from the last session?",
+    "How many rest days a week do I really need?",
+    "Why do I get a stitch when I run, and how do I stop it?",
+    "I'm new to running and my shins hurt after every run. What am I doing wrong?",
+    "What should I eat before a morning workout if I'm not hungry?",
+    "how do i stay motivated to exercise when it's dark and cold outside",
+    "Is it better to do cardio before or after weights?",
+    "Can you explain how muscles actually get bigger and stronger?",
+    "What's a good warm-up before a run? I usually just start running.",
+    "How do I pick the right running shoes without spending a fortune?",
+    "I've been lifting for a year. Should I switch from full-body sessions to a split routine?",
+    "Write a short pep talk for someone about to attempt their first parkrun.",
+    "How important is sleep for recovery, really?",
+    "Is it possible to build muscle after 60?",
+    "What's a good way to track progress at the gym besides the scale?",
+    "I can run 5K but I'm really slow. How do I get faster?",
+    "What's the point of a cool-down, and what should it include?",
+    "Are stretching routines actually worth it, or is that a myth?",
+    "How do I breathe properly when lifting heavy?",
+    "What should a sensible gym session look like if I only have 45 minutes?",
+    "I always skip leg day. Convince me not to, and tell me the three exercises that matter most.",
+    "How do I get back into exercise after three months off with a bad cold and a busy job?",
+    "What's the difference between being fit and being strong?",
+    "i want to do a pull-up. i can't even hang from the bar for long. what's the plan",
+    "How can I exercise at my desk without looking ridiculous?",
+    "Is walking enough exercise on its own?",
+    "How do I build an exercise habit that sticks this time?",
+    "What are some fun alternatives to the gym for someone who hates running?",
+    "My partner and I want to train together but we're at very different levels. How can we make that work?",
+    "What's the best way to prepare for a long hike if I normally just walk around town?",
+    "Write a simple eight-week plan to get from the sofa to running 30 minutes without stopping.",
+    "How should I warm up before lifting weights?",
+]
+_R11A_FIT_SUFFIX = ["Keep it short.", "Bullet points, please.", "I'm a complete beginner, so keep it simple.",
+                    "Give me something I can start this week.", "Explain the why as well as the how."]
+
+
+@_category("fitness", "fitness: strength and cardio routines, running, stretching, form cues, beginner plans, "
+                      "recovery and motivation (general information, not medical advice)")
+def _gen_fitness(rng: random.Random) -> list[str]:
+    exercises = _fill(_R11A_EXERCISE_TEMPLATES, _R11A_EXERCISES)
+    situations = _fill(_R11A_FIT_SIT_TEMPLATES, _R11A_FIT_SITUATIONS)
+    terms = _fill(_R11A_FIT_TERM_TEMPLATES, _R11A_FIT_TERMS)
+    pairs = _fill(_R11A_FIT_PAIR_TEMPLATES, _R11A_FIT_PAIRS)
+    workouts = _fill(_R11A_WORKOUT_TEMPLATES, _R11A_WORKOUTS)
+    out = (_take(rng, exercises, 75) + _take(rng, situations, 80) + _take(rng, terms, 60) + _take(rng, pairs, 40)
+           + _take(rng, workouts, 32) + _R11A_FIT_ONEOFFS)
+    return _decorate_finished(rng, out, _R11A_FIT_SUFFIX, 0.12)
+
+
+# --- fashion ---------------------------------------------------------------------------
+
+_R11A_OCCASIONS = [
+    "a summer wedding", "a job interview at a tech startup", "a job interview at a law firm", "a black-tie gala",
+    "a first date at a cocktail bar", "a funeral", "a garden party", "a christening", "a music festival",
+    "a winter wedding", "a smart-casual dinner", "my graduation ceremony", "a beach wedding", "a cocktail party",
+    "my first day at a new office job", "dinner with my partner's parents", "a conference where I'm speaking",
+    "a rooftop party in the evening", "the theatre", "a work Christmas party",
+]
+_R11A_OCCASION_TEMPLATES = [
+    "What should I wear to {x}?", "What's appropriate to wear to {x}? I don't want to overdo it.",
+    "i have nothing to wear for {x}. ideas?", "I'm a man in my 30s going to {x}. What should I wear?",
+    "I need an outfit for {x} but money's tight. Any ideas?", "What should I avoid wearing to {x}?",
+    "I'm in my 50s and going to {x}. What would look smart without trying too hard?",
+]
+_R11A_COLOURS = [
+    "navy", "olive green", "burgundy", "mustard yellow", "camel", "grey", "rust orange", "emerald green",
+    "blush pink", "charcoal", "cream", "cobalt blue", "chocolate brown", "lavender",
+]
+_R11A_COLOUR_TEMPLATES = [
+    "What colours go well with {x}?", "How do I wear {x} without looking washed out?",
+    "I just bought some {x} trousers. What tops should I pair them with?", "does {x} go with black",
+]
+_R11A_GARMENTS = [
+    "the little black dress", "blue jeans", "the trench coat", "the necktie", "the kimono", "the sari",
+    "high heels", "the bikini", "the hoodie", "trainers", "the tuxedo", "the cardigan", "the Breton striped top",
+    "the kilt", "the polo shirt", "the bowler hat", "the miniskirt", "the tracksuit", "the hanbok",
+    "the white T-shirt",
+]
+_R11A_GARMENT_TEMPLATES = [
+    "What's the history of {x}?", "Where did {x} come from?", "How did {x} become so popular?",
+    "tell me the story behind {x}",
+]
+_R11A_CARE_ITEMS = [
+    "a wool jumper", "a silk blouse", "raw denim jeans", "a down jacket", "linen trousers", "a cashmere scarf",
+    "a leather jacket", "suede shoes", "white trainers", "a wool coat", "a polyester suit", "a sequinned dress",
+    "a waterproof rain jacket", "a vintage dress with no care label",
+]
+_R11A_CARE_TEMPLATES = [
+    "How should I wash {x}?", "What's the best way to store {x}?", "how do i clean {x} without wrecking the fabric",
+    "Can {x} go in the washing machine, or does it need special treatment?",
+]
+_R11A_STAINS = [
+    "red wine", "grass stains", "sweat stains", "deodorant marks", "ink", "coffee", "blood", "tomato sauce",
+    "foundation", "bike grease", "chocolate", "mud",
+]
+_R11A_STAIN_FABRICS = ["a white cotton shirt", "my jeans", "a wool jumper", "a silk blouse", "a polyester dress"]
+_R11A_STAIN_TEMPLATES = [
+    "How do I get {x} out of {y}?", "got {x} on {y}. how do i get it out",
+    "What's the safest way to remove {x} from {y}?",
+]
+_R11A_MENDS = [
+    "sew on a button", "fix a hole in a jumper", "hem trousers without a sewing machine", "repair a split seam",
+    "fix a zip that keeps coming apart", "darn a sock", "take in a shirt that's too baggy",
+    "fix a snag in a knitted jumper", "patch the knees of my jeans", "thread a drawstring back into a hoodie",
+    "stop my jeans fraying at the hem", "shorten the straps on a dress",
+]
+_R11A_MEND_TEMPLATES = [
+    "How do I {x}?", "Can you give me step-by-step instructions to {x}?",
+    "is it hard to {x} if i've never sewn before", "What do I need to {x}, and how long will it take?",
+]
+_R11A_CAPSULES = [
+    "a cold, rainy climate", "a two-week trip to Italy in summer", "working in an office three days a week",
+    "a student on a tight budget", "a new dad who needs everything to be machine-washable",
+    "a hot, humid climate", "autumn in the city", "someone who hates shopping",
+    "working from home but looking presentable on video calls",
+]
+_R11A_CAPSULE_TEMPLATES = [
+    "Help me build a capsule wardrobe for {x}.", "What would a capsule wardrobe look like for {x}?",
+    "list the essential pieces for a capsule wardrobe for {x}",
+]
+_R11A_FITS = [
+    "a suit jacket", "a pair of jeans", "a dress shirt", "a blazer", "a pair of chinos", "a winter coat",
+    "a pair of running shoes", "a T-shirt", "a pencil skirt", "a bra",
+]
+_R11A_FIT_TEMPLATES = [
+    "How should {x} fit?", "how do i know if {x} fits properly", "What are the signs that {x} doesn't fit me well?",
+]
+_R11A_FASHION_ONEOFFS = [
+    "I'm 5'3\" and most trousers swamp me. How can I dress to look less drowned in fabric?",
+    "What's the difference between business casual and smart casual? Every invite seems to mean something "
+    "different.",
+    "Can I wear brown shoes with a navy suit?", "Do my belt and shoes really have to match?",
+    "I want to dress more sustainably without spending a fortune. Where should I start?",
+    "How do I find my personal style? I'm 35 and still dress like I did at university.",
+    "Is it OK to wear white to a wedding if it's just a white shirt?",
+    "What's the difference between a suit and a tuxedo?", "how many colours is too many in one outfit",
+    "What should I look for to tell if a piece of clothing is well made?",
+    "My partner says my jeans are 'dad jeans'. What's actually in style for jeans right now, and does it matter?",
+    "How do I dress for a cold winter without looking like a marshmallow?",
+    "Explain the difference between cotton, linen, wool and polyester for summer clothes.",
+    "Why do my jumpers go bobbly, and can I stop it?", "what does 'dress code: festive' mean",
+    "I've lost a lot of weight and none of my clothes fit. How do I rebuild a wardrobe without buying "
+    "everything at once?",
+    "Write a short, funny product description for a pair of very ugly Christmas socks.",
+    "How do I tie a tie? A simple knot, please.", "What's the best way to pack clothes so they don't crease?",
+    "Can I iron a shirt without an iron? I'm in a hotel with nothing.",
+    "Which colours suit someone with warm undertones? How do I even tell what my undertones are?",
+    "I'm going to a wedding in India and I've never been to one. What should I wear as a guest?",
+    "Is fast fashion really that bad? Give me the main arguments.",
+    "How should a man's suit trousers break over the shoe?", "how do i make cheap clothes look more expensive",
+    "Why did shoulder pads get so big in the 1980s?",
+    "What's the etiquette for wearing a hat indoors these days?",
+    "I have a job interview in a week and my only suit is from ten years ago. Is it worth getting it tailored?",
+    "How do I wash and look after a wool coat so it lasts for years?",
+    "What's the difference between Fair Isle and Nordic knitting patterns?",
+    "Describe three complete outfits I could make from jeans, a white shirt, a navy blazer and trainers.",
+    "What is 'quiet luxury' in fashion, and why is everyone talking about it?",
+]
+_R11A_FASHION_SUFFIX = ["Keep it short.", "Bullet points, please.", "I'm on a budget, so keep that in mind.",
+                        "Give me a couple of concrete options.", "Please be honest, not just polite."]
+_R11A_PLAIN_SUFFIX = ["Keep it short.", "Bullet points, please.", "A quick answer is fine."]
+
+
+@_category("fashion", "fashion and clothing: style advice, what to wear when, colours and fit, fabric care and "
+                      "stains, mending, capsule wardrobes and the history of garments")
+def _gen_fashion(rng: random.Random) -> list[str]:
+    occasions = _fill(_R11A_OCCASION_TEMPLATES, _R11A_OCCASIONS)
+    colours = _fill(_R11A_COLOUR_TEMPLATES, _R11A_COLOURS)
+    garments = _fill(_R11A_GARMENT_TEMPLATES, _R11A_GARMENTS)
+    care = _fill(_R11A_CARE_TEMPLATES, _R11A_CARE_ITEMS)
+    stains = _fill(_R11A_STAIN_TEMPLATES, [(s, f) for s in _R11A_STAINS for f in _R11A_STAIN_FABRICS])
+    mends = _fill(_R11A_MEND_TEMPLATES, _R11A_MENDS)
+    capsules = _fill(_R11A_CAPSULE_TEMPLATES, _R11A_CAPSULES)
+    fits = _fill(_R11A_FIT_TEMPLATES, _R11A_FITS)
+    style = _take(rng, occasions, 85) + _take(rng, colours, 35) + _take(rng, capsules, 18) + _take(rng, fits, 22)
+    practical = (_take(rng, garments, 40) + _take(rng, care, 35) + _take(rng, stains, 30) + _take(rng, mends, 30)
+                 + _R11A_FASHION_ONEOFFS)
+    return (_decorate_finished(rng, style, _R11A_FASHION_SUFFIX, 0.15)
+            + _decorate_finished(rng, practical, _R11A_PLAIN_SUFFIX, 0.1))
+
+
+# --- photography -----------------------------------------------------------------------
+
+_R11A_PHOTO_CONCEPTS = [
+    "aperture", "shutter speed", "ISO", "the exposure triangle", "depth of field", "white balance", "focal length",
+    "the rule of thirds", "leading lines", "golden hour", "blue hour", "RAW versus JPEG", "dynamic range", "bokeh",
+    "metering modes", "exposure compensation", "how to read a histogram", "crop sensors versus full-frame",
+    "image stabilisation", "HDR photography", "long-exposure photography", "back-button focus",
+    "hyperfocal distance", "negative space", "colour grading", "prime lenses versus zoom lenses", "fill flash",
+    "why soft, diffused light is flattering", "framing a subject within a scene", "f-stops",
+]
+_R11A_PHOTO_AUD = ["", ", in simple terms", " for someone who only shoots on a phone", ", with a practical example",
+                   " in a few sentences", ", as if I've just bought my first camera"]
+_R11A_PHOTO_PROBLEMS = [
+    "my photos come out blurry indoors", "my night shots are full of grainy noise",
+    "the sky is always completely white in my landscape shots",
+    "people's faces come out dark when they stand in front of a window",
+    "my photos of the moon are just a white blob", "everything looks orange under indoor lights",
+    "my kids are always blurry because they won't stay still",
+    "my sunset photos never look as good as the real thing", "my food photos look flat and unappetising",
+    "the horizon in my photos is always wonky", "my firework photos are just smudges",
+    "my concert photos are always blurry and dark", "my photos look fine on my phone but dull on my laptop",
+    "my portraits have harsh shadows under people's eyes", "my snow photos come out grey instead of white",
+]
+_R11A_PHOTO_PROBLEM_TEMPLATES = [
+    "{X}. What am I doing wrong?", "{X}. How do I fix it?", "help, {x}",
+    "I mostly shoot on my phone and {x}. Any tips?", "{X}. What settings should I try?",
+]
+_R11A_GENRES = [
+    "portrait", "landscape", "street", "wildlife", "macro", "night-sky", "food", "product", "sports",
+    "wedding", "architecture", "cityscape", "black-and-white", "travel", "pet", "underwater",
+]
+_R11A_GENRE_TEMPLATES = [
+    "I want to get into {x} photography. Where should I start?", "What gear do I really need for {x} photography?",
+    "What are the most common beginner mistakes in {x} photography?", "give me 5 tips for better {x} photos",
+    "What makes a great {x} photo?", "Suggest a week of practice exercises to get better at {x} photography.",
+]
+_R11A_GEAR_PAIRS = [
+    ("a phone", "an entry-level DSLR"), ("a mirrorless camera", "a DSLR"), ("a 50mm prime", "the kit zoom lens"),
+    ("Lightroom", "Snapseed"), ("a tripod", "a gimbal"), ("shooting RAW", "shooting JPEG"),
+    ("full-frame", "APS-C"), ("a new camera body", "a better lens"), ("a flash", "a continuous LED light"),
+    ("manual mode", "aperture priority"), ("a used camera", "a new one"), ("autofocus", "manual focus"),
+]
+_R11A_GEAR_TEMPLATES = [
+    "{X} or {y}: which should I go for?", "What's the real difference between {x} and {y} for a hobbyist?",
+    "should i get {x} or {y}",
+]
+_R11A_EDITS = [
+    "fix a photo that's too dark", "make skin tones look natural", "straighten a crooked horizon",
+    "remove a distracting object from the background", "make a sky look more dramatic without it looking fake",
+    "give my Instagram photos a consistent look", "convert a photo to black and white well",
+    "sharpen a slightly soft photo", "fix a colour cast", "restore an old scanned family photo",
+    "edit a batch of 300 holiday photos quickly",
+]
+_R11A_EDIT_TEMPLATES = [
+    "How do I {x} in Lightroom?", "What's the easiest way to {x} on my phone?", "how do i {x}",
+    "Walk me through how to {x}, step by step.",
+]
+_R11A_PHOTO_WALKS = [
+    "a rainy day", "my own neighbourhood", "a beach at low tide", "a busy train station", "a single 50mm lens",
+    "a kids' birthday party", "a foggy morning", "an ordinary kitchen",
+]
+_R11A_PHOTO_WALK_TEMPLATES = ["Give me ten photo ideas for {x}.", "Set me a photo challenge based on {x}."]
+_R11A_PHOTO_ONEOFFS = [
+    "Is it worth buying a proper camera when phone cameras are this good?",
+    "What's the best first camera for someone who wants to learn manual settings, on a budget of about $600?",
+    "Why do professional photos have that blurry background, and can I do it on my phone?",
+    "How do I take a good photo of a group of 20 people where everyone is in focus?",
+    "What's the best way to back up thousands of photos so I never lose them?",
+    "how do i stop my hands shaking when i take photos",
+    "Can you explain the difference between optical zoom and digital zoom?",
+    "What is a 'crop factor', and why does it matter when I buy a lens?",
+    "I'm photographing my friend's small wedding for free. What do I absolutely need to get right?",
+    "How do I photograph the northern lights if I ever get the chance?",
+    "Write a short, friendly caption for a photo of my dog looking disappointed in the rain.",
+    "What makes street photography ethical? Do I need permission to photograph strangers?",
+    "What's the deal with film photography coming back? Is it worth trying?",
+    "How do I clean my camera sensor safely, or should I leave that to a shop?",
+    "How do I take a decent headshot for LinkedIn with just my phone?",
+    "What does 'shooting wide open' mean?", "Who was Ansel Adams, and why is he so famous?",
+    "Describe how you would light a simple portrait with one window and a white sheet.",
+    "What's the best way to photograph a painting or artwork for an online shop?",
+    "Why are my photos printing much darker than they look on screen?",
+    "how many megapixels do i actually need",
+    "I take hundreds of photos on holiday and never look at them again. How do I shoot less but better?",
+    "What are some famous photographs everyone should know, and why do they matter?",
+    "How do I take sharp photos of birds in flight?",
+    "Can you critique my plan: I want to shoot a sunrise at the beach with a phone, a small tripod and no "
+    "filters. What should I expect?",
+    "What's the difference between a photo that's technically good and one that's actually interesting?",
+    "How do I take better photos of my kids without them posing stiffly?",
+    "Explain the difference between exposure and brightness in editing apps.",
+    "I want to start selling my photos as prints. What do I need to know about file size and printing?",
+]
+_R11A_PHOTO_SUFFIX = ["Keep it short.", "I'm a beginner, so avoid jargon.", "Bullet points are fine."]
+_R11A_PHOTO_FIX_SUFFIX = ["Please suggest actual settings as a starting point.", "I'm a beginner, so avoid jargon.",
+                          "My camera is a basic entry-level one, if that matters."]
+
+
+@_category("photography", "photography: cameras and phones, exposure, composition, light, editing, genres such as "
+                          "portrait, landscape and street, and gear choices")
+def _gen_photography(rng: random.Random) -> list[str]:
+    concepts = _for_audiences(("Explain {x}{y}.", "Can you help me understand {x}{y}?"), _R11A_PHOTO_CONCEPTS,
+                              _R11A_PHOTO_AUD)
+    concepts += _fill(["What difference does {x} actually make to a photo?", "ok so what's {x}, in plain english"],
+                      ["aperture", "shutter speed", "ISO", "white balance", "depth of field", "focal length",
+                       "exposure compensation", "image stabilisation"])
+    problems = _fill(_R11A_PHOTO_PROBLEM_TEMPLATES, _R11A_PHOTO_PROBLEMS)
+    genres = _fill(_R11A_GENRE_TEMPLATES, _R11A_GENRES)
+    gear = _fill(_R11A_GEAR_TEMPLATES, _R11A_GEAR_PAIRS)
+    edits = _fill(_R11A_EDIT_TEMPLATES, _R11A_EDITS)
+    walks = _fill(_R11A_PHOTO_WALK_TEMPLATES, _R11A_PHOTO_WALKS)
+    fixes = [s if "phone" in s else _decorate_finished(rng, [s], _R11A_PHOTO_FIX_SUFFIX, 0.2)[0]
+             for s in _take(rng, problems, 55)]
+    out = (_take(rng, concepts, 100) + _take(rng, genres, 62) + _take(rng, gear, 30) + _take(rng, edits, 34)
+           + _take(rng, walks, 14) + _R11A_PHOTO_ONEOFFS)
+    return fixes + _decorate_finished(rng, out, _R11A_PHOTO_SUFFIX, 0.12)
+
+
+# --- games -----------------------------------------------------------------------------
+
+_R11A_TABLE_GAMES = [
+    "Catan", "Ticket to Ride", "Carcassonne", "Pandemic", "Codenames", "Monopoly", "Scrabble", "Go",
+    "backgammon", "Risk", "Azul", "Wingspan", "Dixit", "Cluedo", "7 Wonders", "Terraforming Mars", "Splendor",
+    "mahjong", "Dominion", "poker", "bridge", "rummy", "cribbage", "Uno", "hearts", "spades", "Exploding Kittens",
+    "Magic: The Gathering", "euchre", "canasta", "whist", "dominoes", "Mancala", "Scattergories",
+]
+_R11A_TABLE_TEMPLATES = [
+    "Can you explain the rules of {x} simply?", "What are some good strategy tips for {x}?",
+    "How do I teach {x} to people who've never played?", "What do beginners usually get wrong in {x}?",
+    "what's the quickest way to learn {x}", "I keep losing at {x}. What should I do differently?",
+    "How long does a game of {x} usually take, and how many people can play?",
+    "Is {x} a good game for a family with kids around 10?",
+]
+_R11A_VIDEO_GAMES = [
+    "Minecraft", "Stardew Valley", "Tetris", "The Legend of Zelda: Breath of the Wild", "Elden Ring",
+    "Among Us", "Portal 2", "Civilization VI", "Hades", "Celeste", "Animal Crossing: New Horizons", "Mario Kart 8",
+    "Rocket League", "Slay the Spire", "Age of Empires II", "Factorio", "Baldur's Gate 3", "Outer Wilds",
+]
+_R11A_VIDEO_TEMPLATES = [
+    "I'm new to {x}. What should I know before I start?", "What makes {x} so popular?",
+    "give me some beginner tips for {x}", "If I loved {x}, what else might I enjoy?",
+    "Is {x} a good game to play with my 10-year-old?", "What's the story behind how {x} was made?",
+]
+_R11A_GROUPS = [
+    "six adults who don't usually play board games", "two players on a rainy Sunday",
+    "a family with kids aged 6 and 10", "a party of about 12 people", "a couple who like cooperative games",
+    "my grandparents and my teenage kids together", "a work team-building afternoon",
+    "friends who love heavy strategy games", "a long train journey with just a deck of cards",
+    "a group of friends on a video call", "a friend stuck in bed recovering from surgery",
+    "a class of 25 eleven-year-olds", "a camping trip with no electricity", "a games night with people who hate "
+    "losing",
+]
+_R11A_GROUP_TEMPLATES = [
+    "Recommend some games for {x}.", "What games would work well for {x}?", "need game ideas for {x}",
+    "Can you suggest a few card or board games for {x}, with a line on why each one works?",
+]
+_R11A_DESIGN_TASKS = [
+    "design my own board game", "balance a card game so one strategy doesn't dominate",
+    "playtest a game with friends and get useful feedback", "write rules that people can actually follow",
+    "make a two-player game that's fun in under 15 minutes", "design a good puzzle for an escape room",
+    "make a video game level that teaches the player without any text", "turn a school topic into a game",
+    "give a game a satisfying ending", "design a cooperative game where one player can't boss everyone around",
+]
+_R11A_DESIGN_TEMPLATES = [
+    "How do I {x}?", "Any advice on how to {x}?", "I'm trying to {x}. Where do I start?",
+    "what's the best way to {x}",
+]
+_R11A_GAME_HISTORY = [
+    "chess", "playing cards", "Monopoly", "the Rubik's Cube", "the crossword puzzle", "sudoku",
+    "Dungeons & Dragons", "Pong", "Tetris", "the Game Boy", "mahjong", "Go", "backgammon", "Scrabble",
+    "the jigsaw puzzle", "the Royal Game of Ur", "Senet", "arcade games", "Pac-Man", "video game consoles",
+]
+_R11A_HISTORY_TEMPLATES = [
+    "What's the history of {x}?", "How did {x} get started?", "tell me the origin story of {x}",
+    "How has {x} changed over the years?",
+]
+_R11A_GAMES_ONEOFFS = [
+    "What's a good method for solving a Rubik's Cube as a complete beginner?",
+    "How do I get better at sudoku once I'm past the easy ones?",
+    "Can you explain how cryptic crossword clues work, with an example?",
+    "Invent a simple dice game for two players that takes five minutes to learn.",
+    "Make up a party game for eight people that needs only paper and pens.",
+    "What are the best opening principles in chess for a beginner?",
+    "Why do people get so competitive over Monopoly? Is the game designed that way?",
+    "what's the best first word in wordle",
+    "How does the 'en passant' rule in chess work, and why does it exist?",
+    "What's the difference between a Eurogame and an Ameritrash game?",
+    "I want to start a weekly board game night at work. How do I get people interested?",
+    "Explain the basic rules of Texas Hold'em like I've never seen a deck of cards.",
+    "What are some good solo board games for when no one else wants to play?",
+    "How do I run my first Dungeons & Dragons session as the Dungeon Master?",
+    "Write a short, dramatic intro for a murder-mystery dinner party game set on a 1920s train.",
+    "Is it true that the house always wins in a casino? Explain the maths simply.",
+    "How do speedrunners find glitches and shortcuts in games?",
+    "My kids argue over every game we play. How can we make family game night less stressful?",
+    "What are some good puzzle video games for someone who doesn't usually play video games?",
+    "Why are some games, like Go, so hard for computers to master?",
+    "what are house rules and which ones ruin monopoly",
+    "Can you suggest a word game we can play in the car with no equipment?",
+    "How do I solve a nonogram?", "What makes a good riddle for an escape room?",
+    "Explain what a 'roguelike' is and why they're so popular.",
+    "What are some classic card games I can play by myself besides solitaire?",
+    "How do I explain to my gran what a video game 'open world' is?",
+    "I'm hosting a quiz-and-games night for my book club. Can you plan the running order for two hours?",
+    "What's the most important skill in bridge, and how do beginners usually learn it?",
+    "Are board game cafés worth it? What should I expect on a first visit?",
+    "What's a good game to teach the idea of probability to a 12-year-old?",
+    "Why is the knight's move in chess shaped like an L?",
+    "Come up with three new rules to make Snakes and Ladders more interesting for adults.",
+    "How do I get out of a losing streak in online chess without rage-quitting?",
+]
+_R11A_GAMES_SUFFIX = ["Keep it short.", "Bullet points, please.", "Please keep it beginner-friendly.",
+                      "A quick overview is fine."]
+
+
+@_category("games", "games: board, card and video games and puzzles; rules, strategy tips, game design, history of "
+                    "games and recommendations for a group")
+def _gen_games(rng: random.Random) -> list[str]:
+    table = _fill(_R11A_TABLE_TEMPLATES, _R11A_TABLE_GAMES)
+    video = _fill(_R11A_VIDEO_TEMPLATES, _R11A_VIDEO_GAMES)
+    groups = _fill(_R11A_GROUP_TEMPLATES, _R11A_GROUPS)
+    design = _fill(_R11A_DESIGN_TEMPLATES, _R11A_DESIGN_TASKS)
+    history = _fill(_R11A_HISTORY_TEMPLATES, _R11A_GAME_HISTORY)
+    out = (_take(rng, table, 110) + _take(rng, video, 55) + _take(rng, groups, 40) + _take(rng, design, 30)
+           + _take(rng, history, 40) + _R11A_GAMES_ONEOFFS)
+    return _decorate_finished(rng, out, _R11A_GAMES_SUFFIX, 0.12)
+
+
+# ---------------------------------------------------------------------------------------
+# Round-11 categories (B): everyday legal concepts in general terms (law), buildings, styles
+# and structures (architecture), the history and workings of inventions (inventions), the
+# sea, marine life and boating (oceans), holidays and traditions around the world
+# (festivals), and DIY and handicrafts (crafts).
+# ---------------------------------------------------------------------------------------
+
+# --- law -------------------------------------------------------------------------------
+
+_R11B_LAW_CONCEPTS = [
+    "a contract", "a residential lease", "small claims court", "copyright", "a will", "probate",
+    "a power of attorney", "fair use", "a trademark", "a patent", "a security deposit", "a non-disclosure agreement",
+    "a non-compete clause", "a statute of limitations", "due process", "a class action lawsuit", "an appeal",
+    "a plea bargain", "jury duty", "a subpoena", "mediation", "arbitration", "a notary public", "an affidavit",
+    "negligence", "defamation", "a restraining order", "bail", "the presumption of innocence", "the public domain",
+    "a prenuptial agreement", "a living will", "a cooling-off period", "a legal precedent", "a small-business LLC",
+    "joint and several liability", "a lien on a property", "an easement", "renters' insurance",
+    "an implied warranty", "a breach of contract", "a guardianship", "a deed",
+]
+_R11B_LAW_CONCEPT_TEMPLATES = [
+    "What is {x}, in plain English?", "Explain {x} like I'm completely new to legal stuff.", "how does {x} work",
+    "What's the basic idea behind {x}? I know the details vary by country.",
+    "I keep hearing about {x}. What does it actually mean, in general terms?",
+    "What are the most common misconceptions about {x}?",
+    "Give me a short, general overview of {x} with one everyday example.",
+    "Can you explain {x} to a 16-year-old who's just started learning about the law?",
+    "what is {x} and when would an ordinary person come across it",
+]
+_R11B_LAW_PAIRS = [
+    ("a will", "a trust"), ("a misdemeanour", "a felony"), ("copyright", "a trademark"), ("a patent", "copyright"),
+    ("mediation", "arbitration"), ("civil law", "criminal law"), ("a month-to-month rental", "a fixed-term lease"),
+    ("a solicitor", "a barrister"), ("a lawyer", "a paralegal"), ("a guarantee", "a warranty"),
+    ("libel", "slander"), ("being arrested", "being detained"), ("an executor", "a beneficiary"),
+    ("small claims court", "ordinary civil court"), ("a state court", "a federal court"),
+    ("burglary", "robbery"), ("an employee", "an independent contractor"), ("a verbal agreement", "a written contract"),
+    ("fair use", "the public domain"), ("a refund", "store credit"), ("a prosecutor", "a defence lawyer"),
+    ("a divorce", "an annulment"), ("a settlement", "a court judgment"), ("a fine", "a criminal record"),
+    ("a power of attorney", "a living will"), ("a deposit", "a down payment"), ("being sued", "being charged"),
+    ("a judge's job", "a jury's job"), ("common law", "civil law systems"), ("a lease", "a licence to occupy"),
+]
+_R11B_LAW_PAIR_TEMPLATES = [
+    "What's the difference between {x} and {y}?", "{X} vs {y}: what's the difference, in general terms?",
+    "I always mix up {x} and {y}. How do they differ?", "how is {x} different from {y}",
+]
+_R11B_LAW_SITUATIONS = [
+    "my landlord still hasn't returned my security deposit two months after I moved out",
+    "I got a parking ticket for a sign I honestly couldn't see",
+    "a shop won't refund a kettle that stopped working after two weeks",
+    "my neighbour's tree roots are cracking my driveway",
+    "a builder took a deposit for a kitchen job and then stopped answering my calls",
+    "I signed up for a gym contract and now I want to cancel it",
+    "someone is using my photos on their website without asking",
+    "my employer hasn't paid me for my last two weeks of work",
+    "I got a speeding ticket while driving in another state",
+    "my flight was cancelled and the airline is only offering vouchers",
+    "a friend borrowed $800 and won't pay it back",
+    "my dad died without leaving a will",
+    "I was in a minor car accident and the other driver is blaming me",
+    "my landlord keeps letting himself into the flat without giving notice",
+    "an online seller sent me a fake product and won't reply to messages",
+    "my new job wants me to sign a non-compete agreement",
+    "I bought a used car from a dealer and it broke down a week later",
+    "my neighbour is building a fence that looks like it's on my side of the line",
+    "a company keeps charging my card for a subscription I cancelled",
+    "my landlord says he's selling the house and I have to be out in two weeks",
+    "I've been asked to be the executor of my aunt's will",
+    "I found out a shop kept my deposit for an order they never delivered",
+]
+_R11B_LAW_SITUATION_TEMPLATES = [
+    "{X}. In general terms, what options do people usually have?",
+    "{X}. I know you can't advise on my specific case, but how does this usually work?",
+    "{X}. What general rules tend to apply, and who could I ask for proper advice?",
+    "so {x}... where does someone even start with this kind of thing",
+    "{X}. Can you walk me through the usual process, step by step?",
+]
+_R11B_LAW_QS = [
+    "How does a case actually end up at a supreme court?", "What happens at a small claims hearing, step by step?",
+    "What does a jury actually do during a trial?", "Is a handshake deal legally binding?",
+    "Can a verbal agreement count as a contract?",
+    "Explain the basic parts of a contract: offer, acceptance and consideration.",
+    "How long does copyright usually last, roughly?", "Are recipes protected by copyright?",
+    "Can you copyright a name or a short slogan?", "What usually happens if someone ignores a traffic ticket?",
+    "What does contesting a traffic ticket usually involve?", "Why are legal documents written so confusingly?",
+    "What's a 'reasonable person' in law, and why does the idea come up so often?",
+    "What does 'beyond reasonable doubt' mean in practice?", "Why do some countries use juries and others don't?",
+    "What does a notary actually do when they stamp a document?", "How does jury selection work?",
+    "What generally happens after someone is arrested?", "What is a public defender?",
+    "What does it mean to 'settle out of court'?", "Why do so many lawsuits settle before they reach trial?",
+    "When I click 'I agree' on terms and conditions, am I really bound by all of it?",
+    "Are 'no refunds' signs in shops always legal?", "What does 'sold as is' mean when you buy a used car?",
+    "How is a shop's warranty different from my basic consumer rights?",
+    "Can a landlord generally raise the rent whenever they want?",
+    "What's typically included in a residential lease?", "Why does a will need witnesses?",
+    "Can people write their own will without a lawyer? What are the risks?",
+    "What happens to someone's debts when they die?", "What is an executor expected to do?",
+    "Explain small claims court to someone who has never set foot in a courtroom.",
+    "Write a short FAQ about jury duty for first-timers.",
+    "Create a glossary of ten legal terms that come up when renting a flat, with one-line definitions.",
+    "What are Miranda rights, and where does the name come from?",
+    "What does 'double jeopardy' mean, and why does the rule exist?",
+    "how do class action settlements work, like when you get a tiny cheque in the mail",
+    "is it legal to record a phone call without telling the other person? i know it depends on where you are",
+    "what does pro bono mean", "Can a photographer publish a photo of me taken in a public place?",
+    "Why isn't ignorance of the law an excuse?", "How do judges decide what a law means when the wording is unclear?",
+    "What's the point of having appeal courts?", "What should a freelancer's basic contract usually include?",
+    "Write a plain-English summary of what a typical non-disclosure agreement says.",
+    "Why does everyone say 'read the fine print'? What kinds of things hide there?",
+    "My teenager asked what lawyers actually do all day. How would you explain it?",
+    "Who owns the copyright to a photo: the photographer or the person in it?",
+    "Is it legal to resell concert tickets for more than you paid?",
+    "Why do so many subscriptions renew automatically, and how do consumer laws deal with that?",
+    "What does 'innocent until proven guilty' mean for how a trial is run?",
+    "How does a court decide who keeps the dog after a breakup?",
+    "What's the difference between a crime and a civil wrong, with examples?",
+    "Why do contracts have so many definitions at the start?",
+    "What is 'consideration' in a contract? My textbook explanation makes no sense.",
+    "How do courts work in general? Give me the big picture in five bullet points.",
+    "What does a court clerk do?", "What's an 'objection' in court, and is it like on TV?",
+    "How realistic are courtroom dramas? What do they usually get wrong?",
+    "What are squatters' rights, and are they real?", "What is the difference between a court and a tribunal?",
+    "Why do people need a lawyer to buy a house in some countries and not others?",
+    "What is a 'reasonable time' to return faulty goods, generally speaking?",
+    "Write a polite, general template letter asking a landlord to return a deposit.",
+    "Write a short, friendly explainer for teenagers on what copyright means for the music and videos they post.",
+    "Is it illegal to use a famous brand's logo on a T-shirt I'm selling? Just the general idea.",
+    "What's the general difference between a ticket you can pay and one where you have to go to court?",
+    "Why do traffic tickets sometimes come with points on your licence?",
+]
+_R11B_LAW_SUFFIX = [
+    "Keep it general.", "Keep it short.", "Plain English, please.", "Use a simple example.",
+    "Bullet points are fine.", "I'm in the UK, if that matters.", "I'm in the US, if that matters.",
+]
+
+
+@_category("law", "everyday legal concepts in general terms: contracts, renting, wills, copyright, consumer "
+                  "rights, tickets, how courts work (general information, not case advice)")
+def _gen_law(rng: random.Random) -> list[str]:
+    concepts = _take(rng, _fill(_R11B_LAW_CONCEPT_TEMPLATES, _R11B_LAW_CONCEPTS), 140)
+    pairs = _take(rng, _fill(_R11B_LAW_PAIR_TEMPLATES, _R11B_LAW_PAIRS), 60)
+    situations = _take(rng, _fill(_R11B_LAW_SITUATION_TEMPLATES, _R11B_LAW_SITUATIONS), 75)
+    return _decorate_finished(rng, concepts + pairs + situations + _R11B_LAW_QS, _R11B_LAW_SUFFIX, 0.15)
+
+
+# --- architecture ----------------------------------------------------------------------
+
+_R11B_ARCH_STYLES = [
+    "Gothic architecture", "Art Deco", "Brutalism", "the Bauhaus style", "Baroque architecture",
+    "Romanesque architecture", "Art Nouveau", "modernist architecture", "postmodern architecture",
+    "Victorian architecture", "Georgian architecture", "Tudor architecture", "the Craftsman style",
+    "mid-century modern design", "Palladian architecture", "neoclassical architecture", "Islamic architecture",
+    "traditional Japanese architecture", "Byzantine architecture", "the Prairie style", "deconstructivism",
+    "high-tech architecture", "Spanish Colonial architecture", "Scandinavian modern design", "Ottoman architecture",
+    "the Chicago School of skyscraper design",
+]
+_R11B_ARCH_STYLE_TEMPLATES = [
+    "What are the main features of {x}?", "How can I recognise {x} when I see it?",
+    "Where did {x} come from, and why did it catch on?", "Name a few famous examples of {x} and what makes them good.",
+    "explain {x} to me like i know nothing about buildings",
+    "What ideas about life or society does {x} reflect?",
+    "Give me a quick tour of {x}: key features, a bit of history and one building to look up.",
+    "Why do people have such strong opinions about {x}?",
+]
+_R11B_ARCH_SITES = [
+    "the Pantheon in Rome", "the Eiffel Tower", "the Golden Gate Bridge", "the Burj Khalifa",
+    "Notre-Dame de Paris", "the Sydney Opera House", "the Taj Mahal", "Hagia Sophia", "Fallingwater",
+    "the Colosseum", "the Parthenon", "the Sagrada Família", "the Empire State Building",
+    "the Guggenheim Museum in Bilbao", "the Great Pyramid of Giza", "the Leaning Tower of Pisa",
+    "Florence Cathedral's dome", "Angkor Wat", "the Brooklyn Bridge", "the Shard in London", "Machu Picchu",
+    "St. Peter's Basilica", "the Petronas Towers", "the Alhambra", "the Forbidden City", "Habitat 67 in Montreal",
+    "the Flatiron Building", "the Millau Viaduct", "Chartres Cathedral", "the Chrysler Building",
+    "the Pont du Gard", "Himeji Castle", "the Forth Bridge", "the Dome of the Rock",
+]
+_R11B_ARCH_SITE_TEMPLATES = [
+    "Why is {x} considered so important architecturally?", "How was {x} built?",
+    "Tell me the story behind {x}.", "What's clever about the engineering of {x}?",
+    "I'm visiting {x} next week. What details should I look out for?", "what style is {x}, and why does it matter",
+    "Write a short tour-guide script about {x}.", "What would it take to build {x} today?",
+]
+_R11B_ARCH_MATERIALS = [
+    "cross-laminated timber", "rammed earth", "concrete", "brick", "stone", "bamboo", "straw bales", "adobe",
+    "steel framing", "structural insulated panels", "cob", "timber frame", "hempcrete", "recycled shipping containers",
+]
+_R11B_ARCH_MATERIAL_TEMPLATES = [
+    "What are the pros and cons of building with {x}?", "How long does a house built from {x} usually last?",
+    "would {x} work for building a small family home", "Why do some architects like working with {x}?",
+]
+_R11B_ARCH_PAIRS = [
+    ("Gothic", "Romanesque architecture"), ("Art Deco", "Art Nouveau"), ("modernism", "postmodernism"),
+    ("an architect", "a structural engineer"), ("a bungalow", "a cottage"), ("a townhouse", "a terraced house"),
+    ("Baroque", "Renaissance architecture"), ("a dome", "a vault"), ("a column", "a pillar"),
+    ("a suspension bridge", "a cable-stayed bridge"), ("Georgian", "Victorian houses"),
+    ("a duplex", "a semi-detached house"), ("Brutalism", "modernism"), ("a loft", "an attic"),
+    ("an arch bridge", "a beam bridge"), ("a cathedral", "a basilica"), ("an atrium", "a courtyard"),
+]
+_R11B_ARCH_PAIR_TEMPLATES = [
+    "What's the difference between {x} and {y}?", "How can I tell {x} from {y}?",
+    "{X} vs {y}? explain the difference simply",
+]
+_R11B_ARCH_QS = [
+    "How do skyscrapers stay up in strong winds?", "How does a suspension bridge actually hold up the road?",
+    "How did the Romans build domes without steel?", "Why can an arch carry so much weight?",
+    "What is a flying buttress, and what does it do?", "How are buildings in Japan designed to survive earthquakes?",
+    "What's a tuned mass damper, and why do some skyscrapers have one?",
+    "Why do skyscrapers need such deep foundations?",
+    "What is a cantilever? Give me a few famous examples.", "How does reinforced concrete work?",
+    "What's a load-bearing wall, and how can you tell if a wall is one?",
+    "Why do medieval churches have such thick walls and small windows?",
+    "How do engineers stop a very tall building from swaying too much?", "How are tunnels built under rivers?",
+    "Why did the Tacoma Narrows Bridge collapse?", "How do geodesic domes work?",
+    "How tall could we build a skyscraper with today's materials?",
+    "Why do some bridges have gaps called expansion joints?",
+    "How did Brunelleschi build the dome of Florence Cathedral without scaffolding from the ground?",
+    "How did medieval builders design cathedrals without modern maths or computers?",
+    "What does a structural engineer check before a building can open?",
+    "Why do so many old houses in hot countries have courtyards?", "Why are roofs steeper in snowy places?",
+    "Why are old European town centres so twisty, while many American cities are grids?",
+    "Why do so many American suburbs look the same?", "What makes a neighbourhood walkable?",
+    "What is the '15-minute city' idea, and why is it controversial?", "What is passive house design?",
+    "How do architects design a building to get good natural light?", "How do I read an architectural floor plan?",
+    "What's the 'kitchen work triangle', and does it still matter?",
+    "What are the downsides of an open-plan layout that people don't think about?",
+    "We're choosing between a house with a big open-plan kitchen and one with separate rooms. We have two "
+    "small kids and both work from home. What should we think about?",
+    "Describe a good layout for a small two-bedroom flat of about 60 square metres.",
+    "What's the point of a mudroom, and do I need one?", "How do architects make a small room feel bigger?",
+    "Why are ceilings in older houses often so much higher than in new ones?",
+    "What makes a public square feel pleasant rather than empty?",
+    "Why do so many new apartment blocks look alike?", "What is green architecture, beyond putting plants on roofs?",
+    "How do green roofs work, and are they worth it?", "What was Le Corbusier trying to do?",
+    "Who was Zaha Hadid, and why are her buildings so distinctive?",
+    "What did Frank Lloyd Wright mean by 'organic architecture'?",
+    "Why did Gaudí's buildings look so different from everything around them?",
+    "Who was Christopher Wren, and what did he build after the Great Fire of London?",
+    "what does an architect actually do day to day", "How long does it take to become an architect?",
+    "Why are so many famous old buildings symmetrical?", "What is the golden ratio, and do architects really use it?",
+    "How do architects design buildings for people in wheelchairs?",
+    "What makes a building 'iconic' rather than just big?", "Why did so many cities build tower blocks in the 1960s?",
+    "Why are some historic buildings protected from being changed?",
+    "How do architects restore an old building without ruining its character?",
+    "Write a short poem about the light inside an old cathedral.",
+    "Describe a futuristic city street in about 100 words, focusing on the buildings.",
+    "Write a one-paragraph estate-agent description of a tiny, quirky cottage.",
+    "Describe the house of your dreams as an architect would pitch it to a client.",
+    "Give me five famous buildings to look up if I want to understand modern architecture.",
+    "my city is knocking down an old brutalist library. why do some people want to save it",
+    "What's the oldest building still in use today?", "How do lighthouses survive huge waves?",
+    "How were castles designed to be defended?", "Why do mosques often have domes and minarets?",
+    "What's the difference between architecture and interior design?",
+    "Why are so many modern office buildings covered in glass, and is that a problem?",
+]
+_R11B_ARCH_SUFFIX = ["Keep it short.", "Explain it without jargon.", "Use an everyday analogy.",
+                     "A few sentences is enough.", "Bullet points are fine."]
+
+
+@_category("architecture", "buildings and structures: architectural styles, famous buildings, how bridges and "
+                           "towers stand up, materials, urban design, home layouts")
+def _gen_architecture(rng: random.Random) -> list[str]:
+    styles = _take(rng, _fill(_R11B_ARCH_STYLE_TEMPLATES, _R11B_ARCH_STYLES), 90)
+    sites = _take(rng, _fill(_R11B_ARCH_SITE_TEMPLATES, _R11B_ARCH_SITES), 110)
+    materials = _take(rng, _fill(_R11B_ARCH_MATERIAL_TEMPLATES, _R11B_ARCH_MATERIALS), 30)
+    pairs = _take(rng, _fill(_R11B_ARCH_PAIR_TEMPLATES, _R11B_ARCH_PAIRS), 35)
+    out = styles + sites + materials + pairs + _R11B_ARCH_QS
+    return _decorate_finished(rng, out, _R11B_ARCH_SUFFIX, 0.15)
+
+
+# --- inventions ------------------------------------------------------------------------
+
+_R11B_INVENTIONS = [
+    "the printing press", "the refrigerator", "the steam engine", "the zip", "GPS", "the microwave oven",
+    "the telephone", "the light bulb", "the bicycle", "the internal combustion engine", "the washing machine",
+    "the vacuum cleaner", "the sewing machine", "the camera", "the radio", "television", "the telegraph",
+    "the flushing toilet", "air conditioning", "the jet engine", "the mechanical clock", "the ballpoint pen",
+    "Velcro", "the typewriter", "the passenger lift", "the barcode", "the smoke detector", "the battery",
+    "the transistor", "the magnetic compass", "the thermometer", "the dishwasher", "the escalator",
+    "the X-ray machine", "the photocopier", "the seed drill", "the calculator",
+    "the electric guitar", "the pacemaker", "the hearing aid", "the parachute",
+]
+_R11B_INVENTION_TEMPLATES = [
+    "Who invented {x}, and how did it change everyday life?", "How does {x} actually work? Explain it simply.",
+    "What's the story behind the invention of {x}?", "how did {x} change the world",
+    "Was {x} invented by one person, or did lots of people contribute?",
+    "What did people use before {x} came along?", "Explain how {x} works to a curious 10-year-old.",
+    "What problem was {x} originally meant to solve?",
+    "Write a short, fun history of {x} for a school newsletter.",
+    "Which earlier inventions had to exist before {x} was possible?",
+]
+_R11B_BEFORE = [  # (what people did, the invention)
+    ("keep food cold", "fridges"), ("tell the time at night", "mechanical clocks"),
+    ("find their way at sea", "GPS"), ("wash their clothes", "washing machines"),
+    ("light their homes", "electric light"), ("send urgent messages a long way", "the telegraph"),
+    ("keep cool in hot summers", "air conditioning"), ("make copies of documents", "photocopiers"),
+    ("brush their teeth", "modern toothbrushes"), ("keep food for long sea voyages", "canning"),
+    ("do complicated sums", "calculators"), ("see where they were going at night", "torches"),
+    ("listen to music at home", "the gramophone"), ("check for a fever", "thermometers"),
+    ("heat their homes", "central heating"),
+    ("look up facts", "the internet"), ("get to the top of tall buildings", "lifts"),
+    ("clean their floors", "vacuum cleaners"), ("fasten their trousers", "the zip"),
+    ("keep milk from going off", "pasteurisation"), ("get news from abroad", "radio and the telegraph"),
+]
+_R11B_BEFORE_TEMPLATES = [
+    "How did people {x} before {y}?", "what did people do to {x} before {y} existed",
+    "Before {y}, how did ordinary people {x}?",
+]
+_R11B_INVENTION_QS = [
+    "How does a fridge keep things cold without any ice?", "How does a microwave actually heat food?",
+    "How does my phone's GPS know where I am?", "How does a zip work? It seems like magic.",
+    "How does a four-stroke car engine work, step by step?", "Why was the printing press such a big deal?",
+    "Who really invented the light bulb? Was it just Edison?",
+    "What everyday inventions came out of the space programme?",
+    "What are some famous inventions that happened by accident?", "Tell me about a few inventors who never got credit.",
+    "What's the most important invention of the last 200 years, and why?",
+    "Write a short dialogue between Gutenberg and a modern blogger.",
+    "How did the Industrial Revolution change the way everyday things were made?",
+    "How does a mechanical watch keep time without a battery?",
+    "How does a thermostat know when to turn the heating on?", "How do noise-cancelling headphones work?",
+    "How does an electric motor turn electricity into movement?", "How does a pin tumbler lock work inside?",
+    "How does a touchscreen know where my finger is?", "How does a flush toilet work?",
+    "How does a pressure cooker cook food faster?", "How do bicycle gears make pedalling easier?",
+    "How does a smoke alarm detect smoke?", "Why was the Model T Ford such a turning point?",
+    "What did Nikola Tesla actually invent?", "What was Ada Lovelace's contribution to computing?",
+    "Who was Hedy Lamarr, and what did she invent?", "How did the Wright brothers get their plane to fly?",
+    "How was Gutenberg's press different from earlier printing in China and Korea?",
+    "What did James Watt actually improve about the steam engine?",
+    "List ten everyday objects that were invented in the 20th century.",
+    "Rank the five most important kitchen inventions and explain your choices.",
+    "my grandma says life was way harder before washing machines. how long did laundry actually take back then",
+    "Which ancient inventions do we still use every day?", "How did the Romans heat their baths?",
+    "How did ancient Egyptians keep track of time?", "What was the Antikythera mechanism?",
+    "How did the barcode change shopping?",
+    "How did the cotton gin change American history?", "How does a dishwasher get plates clean without scrubbing?",
+    "How does a vacuum cleaner create suction?", "How did old film cameras capture an image?",
+    "How do fibre-optic cables carry information with light?",
+    "How were telephone calls connected before automatic exchanges?",
+    "Imagine explaining a smartphone to someone from 1900. Write what you'd say.",
+    "Write a short story about the day the first refrigerator arrived in a small village.",
+    "Why did it take so long for the bicycle to get its modern shape?",
+    "Why did early cars need a hand crank to start?", "How did the invention of the clock change how people worked?",
+    "How did cheap paper and printing change who could read?",
+    "What's the difference between an invention and a discovery?",
+    "Why do some inventions take decades to catch on?", "What are some inventions that were way ahead of their time?",
+    "What are some inventions that flopped at first and later became huge?",
+    "How did people get ice in summer before electric freezers?",
+    "What was life like before anaesthesia was invented?", "Who invented the World Wide Web, and why?",
+    "How did the first computers work without microchips?", "How does a jet engine push a plane forward?",
+    "How does a steam locomotive turn coal into motion?", "How does a sewing machine make a stitch with two threads?",
+    "How does a microwave differ from a normal oven in how it cooks?",
+    "What everyday things around my house came from military inventions?",
+    "Give me a timeline of the ten biggest milestones in communication technology.",
+    "What inventions do you think people in 100 years will find as old-fashioned as we find the typewriter?",
+    "how does a lava lamp work", "How does a compass needle know where north is?",
+    "Why was the invention of the stirrup such a big deal for history?",
+]
+_R11B_INVENTION_SUFFIX = ["Keep it short.", "Explain it for a 12-year-old.", "Include one surprising fact.",
+                          "A few sentences is fine.", "No jargon, please."]
+
+
+@_category("inventions", "history of technology and how everyday machines work: inventions, inventors, and how "
+                         "people managed before them")
+def _gen_inventions(rng: random.Random) -> list[str]:
+    inventions = _take(rng, _fill(_R11B_INVENTION_TEMPLATES, _R11B_INVENTIONS), 205)
+    before = _take(rng, _fill(_R11B_BEFORE_TEMPLATES, _R11B_BEFORE), 45)
+    return _decorate_finished(rng, inventions + before + _R11B_INVENTION_QS, _R11B_INVENTION_SUFFIX, 0.15)
+
+
+# --- oceans ----------------------------------------------------------------------------
+
+_R11B_SEA_LIFE = [
+    "octopuses", "sea turtles", "jellyfish", "clownfish", "blue whales", "seahorses", "starfish", "hammerhead sharks",
+    "coral polyps", "anglerfish", "manatees", "krill", "sea urchins", "moray eels", "hermit crabs", "giant squid",
+    "sea cucumbers", "lanternfish", "parrotfish", "barnacles", "sea anemones", "flying fish", "nudibranchs",
+    "horseshoe crabs", "lobsters", "bluefin tuna", "sperm whales", "whale sharks", "cuttlefish", "sea lions",
+]
+_R11B_SEA_LIFE_TEMPLATES = [
+    "What's the most surprising thing about {x}?", "Tell me about {x}: where they live, what they eat, how long "
+    "they live.", "Where in the ocean would I find {x}?", "why are {x} important to the ocean",
+    "Write a short fact file about {x} for a primary school class.", "How do {x} reproduce?",
+    "What would happen to the ocean if {x} disappeared?", "Are {x} affected by warming seas?",
+]
+_R11B_SEA_PLACES = [
+    "the Great Barrier Reef", "the Mariana Trench", "the Sargasso Sea", "the Southern Ocean", "the Arctic Ocean",
+    "the Red Sea", "the waters around the Galápagos", "the Bay of Fundy", "the Mid-Atlantic Ridge",
+    "the Coral Triangle", "the Baltic Sea", "Monterey Bay", "the kelp forests off California", "the Dead Sea",
+    "the Gulf of Mexico", "the Bering Sea",
+]
+_R11B_SEA_PLACE_TEMPLATES = [
+    "What makes {x} special?", "What lives in {x}?", "tell me something surprising about {x}",
+    "What are the biggest threats facing {x} today?",
+]
+_R11B_SEA_QS = [
+    "Why does the sea have tides?", "Why are there usually two high tides a day?",
+    "What are spring tides and neap tides?", "How do ocean currents affect the weather on land?",
+    "Why is the ocean salty but rivers aren't?", "Why does the sea look blue, or sometimes green?",
+    "How deep is the Mariana Trench, and what lives down there?", "What is the global ocean conveyor belt?",
+    "How does an earthquake under the sea cause a tsunami?", "Why do waves break as they reach the beach?",
+    "What causes coral bleaching, and can reefs recover?", "How do coral reefs form in the first place?",
+    "What's the ocean's 'twilight zone'?", "How do deep-sea creatures make their own light?",
+    "What are hydrothermal vents, and why do scientists find them so exciting?",
+    "What is ocean acidification, in simple terms?", "What is the Great Pacific Garbage Patch really like?",
+    "What is El Niño, and why does it matter so far from the Pacific?",
+    "How much of the ocean have we actually explored?", "How do rogue waves form?",
+    "Why is the deep ocean so cold even near the equator?", "How do whales hold their breath for so long?",
+    "How do fish breathe underwater?", "Why don't fish freeze in polar seas?", "How do sea turtles navigate?",
+    "How do octopuses change colour so fast?", "Do sharks really need to keep swimming to breathe?",
+    "Why do whales sing?", "How do oysters make pearls?", "Why do some beaches have black sand?",
+    "Where does sand on beaches come from?", "Why does the sea smell the way it does?",
+    "How do submarines dive and come back up?", "How do oceanographers map the sea floor?",
+    "What's the difference between an ocean and a sea?", "What's the difference between a tide and a current?",
+    "What's the difference between a dolphin and a porpoise?", "What's the difference between a sea and a bay?",
+    "why is the water so much colder in the atlantic than the mediterranean in summer",
+    "Why do some parts of the sea glow blue at night?", "What are sea level changes doing to low-lying islands?",
+    "How do tides work in places like the Bay of Fundy where they're enormous?",
+    "What's the deepest any human has ever gone in the ocean?", "How do scientists tag and track sharks and whales?",
+    "Is it true we know more about the surface of the Moon than the deep sea floor?",
+    "What's the difference between a coral reef and a kelp forest?",
+    "Why do some fish swim in huge schools?", "How do seabirds drink salt water?",
+    "I'm going whale watching next month. What should I expect, and how can I choose a responsible tour?",
+    "i saw a seal on the beach on its own. should i do anything or leave it alone",
+    # beach safety
+    "What is a rip current, and how do I get out of one?", "How can I spot a rip current from the beach?",
+    "What do the red and yellow flags on a beach mean?", "What should I do if I get stung by a jellyfish?",
+    "How can I tell if the tide is coming in when I'm walking along a beach?",
+    "what's the safest way to take kids snorkelling for the first time",
+    "How do I check tide times before a coastal walk, and why does it matter?",
+    "Is it dangerous to swim in the sea at night?", "What should I do if someone is struggling in the water?",
+    "How worried should I actually be about sharks when swimming?", "Is it safe to swim near a river mouth?",
+    "Write a short beach-safety checklist for a family holiday.",
+    "My kids want to go rock-pooling. How do we do it safely and without harming anything?",
+    "What's a weever fish, and what do I do if I step on one?",
+    # sailing and boating
+    "I'm new to sailing. What do port, starboard, bow and stern mean?",
+    "How can a sailing boat sail into the wind?", "What does 'tacking' mean in sailing?",
+    "What's a gybe, and why do instructors make such a fuss about it?",
+    "What are the basic right-of-way rules between boats?", "How do I tie a bowline, step by step?",
+    "What should I check about the weather before taking a small boat out?",
+    "What's the difference between a lifejacket and a buoyancy aid?",
+    "How do you anchor a small boat properly?", "What do the coloured lights on boats at night mean?",
+    "What does a knot mean as a unit of speed, and where does the name come from?",
+    "How do I read a basic nautical chart?", "What are the first things I'd learn on a beginner sailing course?",
+    "how do you avoid seasickness on a boat", "Kayaking or paddleboarding on the sea: what should a beginner know?",
+    "What's a Beaufort scale, and how many knots of wind is too much for a beginner dinghy sailor?",
+    "How did sailors navigate across oceans before GPS?", "What should be on a safety checklist for a day sail?",
+    # conservation
+    "What are marine protected areas, and do they work?", "How does overfishing happen, and what can be done?",
+    "What does 'sustainable seafood' actually mean?", "How can I tell if the fish I'm buying is sustainable?",
+    "Why are plastic bags so dangerous for sea turtles?", "Where does ocean plastic actually come from?",
+    "How do microplastics end up in seafood?", "Are beach clean-ups actually worth doing?",
+    "What is bottom trawling, and why is it controversial?", "Why are mangroves important for the sea?",
+    "What's being done to protect coral reefs?", "Is reef-safe sunscreen a real thing?",
+    "How did whale numbers recover after commercial whaling was banned?",
+    "What's the biggest threat to the oceans right now?",
+    "What can someone living far from the coast do for the ocean?",
+    "Write a short speech for a school assembly about why the ocean matters.",
+    "Write a haiku about the tide going out.", "Describe what it's like at the bottom of the ocean, as a short story.",
+    "Write a short poem from the point of view of a lighthouse keeper watching a storm.",
+]
+_R11B_SEA_SUFFIX = ["Keep it short.", "Answer for a curious 12-year-old.", "Include one surprising fact.",
+                    "Bullet points, please.", "A few sentences is fine."]
+
+
+@_category("oceans", "the sea: marine life, tides, currents, reefs, the deep ocean, sailing basics, beach safety, "
+                     "ocean conservation")
+def _gen_oceans(rng: random.Random) -> list[str]:
+    life = _take(rng, _fill(_R11B_SEA_LIFE_TEMPLATES, _R11B_SEA_LIFE), 170)
+    places = _take(rng, _fill(_R11B_SEA_PLACE_TEMPLATES, _R11B_SEA_PLACES), 50)
+    return _decorate_finished(rng, life + places + _R11B_SEA_QS, _R11B_SEA_SUFFIX, 0.15)
+
+
+# --- festivals -------------------------------------------------------------------------
+
+_R11B_HOLIDAYS = [
+    "Diwali", "Lunar New Year", "Eid al-Fitr", "Eid al-Adha", "Hanukkah", "Passover", "Nowruz", "Kwanzaa",
+    "Chuseok", "Vesak", "Rosh Hashanah", "Holi", "Onam", "the Mid-Autumn Festival", "the Day of the Dead",
+    "Thanksgiving", "Easter", "Christmas", "Durga Puja", "Songkran", "Obon", "Purim", "Orthodox Christmas",
+    "Lohri", "Tết", "Sukkot", "Raksha Bandhan", "Matariki", "Juneteenth",
+]
+_R11B_HOLIDAY_TEMPLATES = [
+    "What is {x}, and how do people celebrate it?", "What are the origins of {x}?",
+    "What do people traditionally cook for {x}?", "What's a good greeting for someone celebrating {x}?",
+    "My new coworker celebrates {x}. What's it about, and is there anything thoughtful I could do?",
+    "I've been invited to a friend's family for {x}. What should I expect, and should I bring something?",
+    "explain {x} to a 7-year-old", "What are the main traditions and symbols of {x}?",
+    "How has the way people celebrate {x} changed over the years?",
+    "Write a short, warm message to send a friend for {x}.", "what's the story behind {x}",
+    "Is there anything I should avoid doing or saying around {x}?",
+]
+_R11B_EVENTS = [
+    "Carnival in Rio", "Oktoberfest in Munich", "La Tomatina", "Up Helly Aa", "Hogmanay in Edinburgh",
+    "St. Patrick's Day in Dublin", "Loy Krathong in Chiang Mai", "King's Day in Amsterdam", "Inti Raymi in Cusco",
+    "the Notting Hill Carnival", "Mardi Gras in New Orleans", "the Sapporo Snow Festival", "the Harbin Ice Festival",
+    "Midsummer in Sweden", "the Day of the Dead in Oaxaca", "the Gion Matsuri in Kyoto", "Las Fallas in Valencia",
+    "the Venice Carnival", "the Pushkar Camel Fair", "the Boryeong Mud Festival", "the Edinburgh Fringe",
+    "the Rose Parade in Pasadena",
+]
+_R11B_EVENT_TEMPLATES = [
+    "What goes on at {x}, and how did it start?", "I'm going to {x} this year. Any tips for a first-timer?",
+    "Is {x} suitable for families with young kids?", "what should i pack for {x}",
+    "Tell me the history of {x} in a couple of paragraphs.",
+    "What's the best way to experience {x} without the worst of the crowds?",
+]
+_R11B_FEST_QS = [
+    "Help me plan a small Lunar New Year dinner for six friends.",
+    "I'm hosting my first Thanksgiving for ten people. Give me a timeline for the day.",
+    "Plan a Diwali activity for my daughter's class that's respectful and fun.",
+    "Write a shopping list for a Hanukkah latke party for twelve.", "ideas for celebrating christmas on a tight budget",
+    "Our office wants to be more inclusive in December. How can we celebrate without making it all about Christmas?",
+    "How do I explain to my kids why our neighbours don't celebrate Christmas?",
+    "Give me a plan for a Swedish-style midsummer party in our garden.",
+    "Write a short, upbeat toast for a New Year's Eve party.",
+    "What are some New Year traditions from around the world?",
+    "Why do different cultures celebrate the new year on different dates?", "Why does Easter move every year?",
+    "Why do Ramadan and Eid fall on different dates each year?",
+    "What is a lunar calendar, and which festivals follow one?",
+    "How do people observe Ramadan, and what's a day of fasting like?", "What is Yom Kippur, and how is it observed?",
+    "What's a kind thing to say to a Muslim colleague during Ramadan?",
+    "Which harvest festivals are celebrated around the world?",
+    "What are some festivals of light from different cultures?",
+    "Why do so many winter festivals involve lights and fire?",
+    "Write a short poem about lanterns at the Mid-Autumn Festival.",
+    "Describe a Day of the Dead altar and what each item on it means.",
+    "What are mooncakes, and why are they eaten at the Mid-Autumn Festival?",
+    "People sometimes call Hanukkah 'Jewish Christmas'. Why is that misleading?",
+    "What's on a traditional Passover Seder plate, and what does each item stand for?",
+    "What is the haft-sin table at Nowruz?",
+    "Why do people give red envelopes at Lunar New Year, and how much goes in one?",
+    "Why do people wear green on St. Patrick's Day?", "Why do we carve pumpkins at Halloween?",
+    "Where does Halloween come from?", "How did Valentine's Day start?",
+    "What is Boxing Day, and where does the name come from?",
+    "What's Epiphany, and why do some countries eat a king cake?", "What is Lent, and why do people give things up?",
+    "What is Pancake Day all about?", "Is it OK for me to join a Holi celebration if I'm not Hindu?",
+    "Explain Thanksgiving to someone who didn't grow up in the US.", "Why is Bonfire Night celebrated with fireworks?",
+    "Help me write a Lunar New Year card with a traditional wish, explained in English.",
+    "What are some Christmas traditions in countries I might not expect?",
+    "how do people in australia do christmas when it's summer there",
+    "My partner's family is Jewish and I'm going to my first Seder. What do I need to know?",
+    "What's the etiquette for giving gifts at Diwali?",
+    "Plan a kids' afternoon for learning about world festivals, with one simple craft per festival.",
+    "Give me a month-by-month calendar of major festivals around the world.",
+    "If I could travel for just one festival next year, which would you recommend and why?",
+    "How is Christmas celebrated in Ethiopia, and why is it in January?",
+    "What's the difference between Christmas and Orthodox Christmas?",
+    "Why do some people celebrate on Christmas Eve and others on Christmas Day?",
+    "What's the story of the Tooth Fairy and similar traditions in other countries?",
+    "Why do Americans celebrate the Fourth of July with fireworks and barbecues?",
+    "What is Bastille Day, and how is it celebrated in France?", "What happens on Anzac Day?",
+    "What's the origin of birthday cakes and candles?", "How do different cultures celebrate a baby's first birthday?",
+    "What are some coming-of-age celebrations around the world?",
+    "I'm hosting an Eid dinner for my in-laws for the first time. Help me plan the menu and timing.",
+    "Our family celebrates both Christmas and Hanukkah. Any ideas for blending traditions?",
+    "Suggest a fun, low-cost way to celebrate the summer solstice with friends.",
+    "Write a short story about a child experiencing their first Lunar New Year in a new country.",
+    "What's a good way to explain Diwali to a class of 8-year-olds in five minutes?",
+    "i just moved to japan. what holidays should i know about in my first year",
+    "What are the 'golden week' holidays in Japan and China?", "What is Ramadan like for kids who are fasting?",
+    "Why do some festivals involve dressing up in masks and costumes?",
+    "What's the difference between a religious holiday and a national holiday?",
+]
+_R11B_FEST_SUFFIX = ["Keep it short.", "Explain it for someone who's never heard of it.", "A few sentences is fine.",
+                     "Bullet points are fine.", "Keep it simple."]
+
+
+@_category("festivals", "holidays and traditions around the world: origins, customs, foods, greetings, and planning "
+                        "or explaining a celebration")
+def _gen_festivals(rng: random.Random) -> list[str]:
+    holidays = _take(rng, _fill(_R11B_HOLIDAY_TEMPLATES, _R11B_HOLIDAYS), 205)
+    events = _take(rng, _fill(_R11B_EVENT_TEMPLATES, _R11B_EVENTS), 60)
+    return _decorate_finished(rng, holidays + events + _R11B_FEST_QS, _R11B_FEST_SUFFIX, 0.12)
+
+
+# --- crafts ----------------------------------------------------------------------------
+
+_R11B_PROJECTS = [
+    "a simple wooden birdhouse", "a knitted scarf", "a crocheted granny square", "a lined tote bag",
+    "a clay pinch pot", "a wooden chopping board", "a patchwork cushion cover", "origami cranes",
+    "a hand-bound notebook", "a macramé plant hanger", "a set of cork coasters", "a small bookshelf",
+    "a quilted potholder", "a beaded bracelet", "a paper lantern", "a felt Christmas decoration", "a simple apron",
+    "a hand-carved wooden spoon", "fingerless gloves", "a tie-dye T-shirt", "soy candles", "an embroidery sampler",
+    "a rag rug", "a coil-built clay pot", "a wooden picture frame", "a knitted beanie", "a pop-up birthday card",
+    "a fabric scrunchie", "a raised garden planter", "a simple quilt for a baby",
+]
+_R11B_PROJECT_TEMPLATES = [
+    "How do I make {x}? Step by step, please.", "I'm a complete beginner. What do I need to make {x}?",
+    "What are the most common mistakes people make with {x} the first time?",
+    "how long would it take a beginner to make {x}", "Can you write beginner-friendly instructions for {x}?",
+    "I want to make {x} as a gift. Is that realistic for a first project?",
+    "What tools and materials would I need for {x}, on a budget?",
+    "Break down making {x} into small steps I can do over a weekend.",
+]
+_R11B_TECHNIQUES = [
+    "casting on", "the purl stitch", "sewing on a button", "centring clay on a wheel", "wedging clay",
+    "sanding wood smoothly", "sharpening a chisel", "following a sewing pattern", "threading a sewing machine",
+    "blocking a finished knit", "reading a knitting pattern", "the crochet chain stitch", "cutting a dovetail joint",
+    "glazing pottery", "using a rotary cutter", "sewing a French seam", "hemming trousers by hand",
+    "finishing wood with oil", "sawing a straight line with a handsaw", "tying basic macramé knots",
+    "changing colours in knitting", "binding off", "scoring and slipping clay", "mitring the corners of a frame",
+    "darning a sock", "patching a hole in jeans", "picking up dropped stitches", "using a coping saw",
+    "setting a sewing machine's tension", "backstitch embroidery",
+]
+_R11B_TECHNIQUE_TEMPLATES = [
+    "Can you explain {x} for a beginner?", "I'm struggling with {x}. Any tips?",
+    "explain {x} like i've never done it before", "What do beginners usually get wrong about {x}?",
+    "Walk me through {x}, one step at a time.",
+]
+_R11B_CRAFT_PAIRS = [
+    ("a jigsaw", "a circular saw"), ("a drill", "an impact driver"), ("knitting", "crochet"),
+    ("acrylic yarn", "wool"), ("earthenware", "stoneware"), ("air-dry clay", "polymer clay"),
+    ("an overlocker", "a regular sewing machine"), ("hardwood", "softwood"), ("embroidery", "cross-stitch"),
+    ("a coping saw", "a hacksaw"), ("circular needles", "straight needles"), ("hand-building", "the pottery wheel"),
+    ("an oil-based wood finish", "a water-based one"), ("a glue gun", "craft glue"), ("a cordless drill",
+    "a corded one"),
+    ("cotton fabric", "polyester"),
+]
+_R11B_CRAFT_PAIR_TEMPLATES = [
+    "What's the difference between {x} and {y}, and which should a beginner start with?",
+    "{X} or {y}? help me decide", "When would I use {x} instead of {y}?",
+]
+_R11B_CRAFT_QS = [
+    "How do I fix a wobbly wooden chair?", "There's a white water ring on my wooden table. Can I get it out?",
+    "How do I fix a zip that keeps coming apart?", "How do I mend a small hole in a wool jumper?",
+    "How can I repair a chipped ceramic mug, and is it still safe to drink from?",
+    "How do I reattach a loose drawer handle when the screw hole is stripped?",
+    "How do I fill a nail hole in a wooden floor so it doesn't show?",
+    "My favourite jeans ripped at the knee. How do I patch them?",
+    "How do I fix a loose chair leg that keeps wobbling?", "How do I replace a broken button on a coat?",
+    "I have a spare weekend and about $50. What craft project could I start and finish?",
+    "My 8-year-old wants to learn to sew. What's a good first project?",
+    "I'm recovering from surgery and stuck on the sofa for weeks. Which crafts can I do sitting down?",
+    "Which crafts are good for winding down after a stressful day?",
+    "I live in a small flat. What's the minimum I need to start woodworking?",
+    "Write a four-week plan for learning to knit from scratch.",
+    "Give me ten paper craft ideas for a rainy afternoon with kids.",
+    "Write a short, friendly instruction card for making a paper fortune teller.",
+    "What basic tools should every beginner woodworker own?", "What should be in a basic sewing kit?",
+    "What safety gear do I need before I start using power tools?",
+    "How do I choose the right yarn for a first project?",
+    "What does 'weight' mean for yarn, and why does it matter?", "How do I store clay so it doesn't dry out?",
+    "Can I make pottery at home without a kiln?", "What's the easiest pottery project for a total beginner?",
+    "How do I choose sandpaper grits, and in what order do I use them?",
+    "What's the best way to get a smooth finish when painting furniture?",
+    "How do I upcycle an old chest of drawers?", "What can I make from old T-shirts?",
+    "how do people make those really neat origami boxes", "What are some good crafts to sell at a local market?",
+    "How do I price handmade items without underselling myself?",
+    "My knitting keeps coming out too tight. What am I doing wrong?",
+    "Why does my sewing machine keep jamming?", "Why did my clay pot crack in the kiln?",
+    "Why does my crochet keep curling at the edges?", "Why does my wood glue joint keep failing?",
+    "Suggest five quick handmade gifts I could make in an evening.",
+    "Give me a list of beginner woodworking projects, from easiest to hardest.",
+    "How do I read a sewing pattern envelope?", "How do I measure myself properly for sewing clothes?",
+    "What is quilting, and how is a quilt put together?", "How do I start a bullet journal with nice lettering?",
+    "What is kintsugi, and can I try it at home?", "What's the best way to teach a child to knit?",
+    "How do I make homemade play dough that lasts?", "How do I press flowers for crafts?",
+    "What's a simple craft project for a group of adults at a community centre?",
+    "Help me plan a crafting afternoon for a 10-year-old's birthday party.",
+    "I inherited my grandmother's sewing machine. How do I get it working again?",
+    "How do I keep my hands safe when carving wood?",
+    "What's the difference between a hobby knife and a utility knife?",
+    "What is needle felting, and is it hard to learn?", "How do I get into bookbinding?",
+    "Write step-by-step instructions for making a simple paper snowflake.",
+    "Describe how to make a basic candle, from melting the wax to trimming the wick.",
+    "how do i stop my embroidery fabric from puckering",
+    "What are some crafts that use up leftover yarn?", "How do I make a basic pom-pom without a pom-pom maker?",
+]
+_R11B_CRAFT_SUFFIX = ["Keep it short.", "I'm a total beginner.", "Assume I only have basic tools.",
+                      "I'm left-handed, if that matters."]
+
+
+@_category("crafts", "DIY and handicrafts: woodworking, knitting, sewing, pottery, paper crafts, simple repairs, "
+                     "tools and beginner projects, step by step")
+def _gen_crafts(rng: random.Random) -> list[str]:
+    projects = _take(rng, _fill(_R11B_PROJECT_TEMPLATES, _R11B_PROJECTS), 150)
+    techniques = _take(rng, _fill(_R11B_TECHNIQUE_TEMPLATES, _R11B_TECHNIQUES), 80)
+    pairs = _take(rng, _fill(_R11B_CRAFT_PAIR_TEMPLATES, _R11B_CRAFT_PAIRS), 35)
+    return _decorate_finished(rng, projects, _R11B_CRAFT_SUFFIX, 0.2) + techniques + pairs + _R11B_CRAFT_QS
+
+
+# ---------------------------------------------------------------------------------------
 # Public API
 # ---------------------------------------------------------------------------------------
 
