@@ -62,10 +62,10 @@ def _fill(templates: Sequence[str], fillers: Sequence) -> list[str]:
     return out
 
 
-def _for_audiences(templates: Sequence[str], topics: Sequence[str], audiences: Sequence[str]) -> list[str]:
-    """``_fill`` over every (topic ``{x}``, audience or length phrase ``{y}``) pair, in template,
-    topic, audience order: "Explain {x}{y}." with " for a 10-year-old"."""
-    return _fill(templates, [(x, y) for x in topics for y in audiences])
+def _fill_cross(templates: Sequence[str], xs: Sequence, ys: Sequence) -> list[str]:
+    """``_fill`` over every pair (``{x}`` from ``xs``, ``{y}`` from ``ys``), in template, x, y
+    order: e.g. topics x audience phrases, "Explain {x}{y}." with " for a 10-year-old"."""
+    return _fill(templates, [(x, y) for x in xs for y in ys])
 
 
 def _take(rng: random.Random, pool: Sequence[str], k: int) -> list[str]:
@@ -338,7 +338,7 @@ _AUDIENCES = [
 
 @_category("explain", "explanations of concepts for varied audiences and lengths")
 def _gen_explain(rng: random.Random) -> list[str]:
-    with_aud = _for_audiences([
+    with_aud = _fill_cross([
         "Explain {x} {y}.", "Can you explain {x} {y}?", "Could you break down {x} {y}?",
         "I never really understood {x}. Could you explain it {y}?", "Please explain {x} {y}.",
         "What is {x}? Explain it {y}.", "Help me understand {x} {y}.",
@@ -441,7 +441,7 @@ _SQL_TASKS = [
 
 @_category("code", "code writing, reading, debugging and programming concepts in many languages")
 def _gen_code(rng: random.Random) -> list[str]:
-    write = _fill(_CODE_TEMPLATES, [(lang, t) for lang in _LANGS for t in _CODE_TASKS])
+    write = _fill_cross(_CODE_TEMPLATES, _LANGS, _CODE_TASKS)
     snippets = _fill(_SNIPPET_TEMPLATES, _SNIPPETS)
     concepts = _fill([
         "What is the difference between {x} and {y}?", "When should I use {x} instead of {y}?",
@@ -2084,7 +2084,7 @@ def _gen_science(rng: random.Random) -> list[str]:
         "I read that {y}. Why is that?", "Explain the science of why {y}, briefly.",
         "ok random question but why {x}", "What would a physicist or biologist say about why {y}?",
     ], _SCI_WHYS)
-    topics = _for_audiences(("Explain {x}{y}.", "Can you explain {x}{y}?", "Help me understand {x}{y}."),
+    topics = _fill_cross(("Explain {x}{y}.", "Can you explain {x}{y}?", "Help me understand {x}{y}."),
                             _SCI_TOPICS, _SCI_AUD)
     topics += _fill(["I'm studying {x} for a test tomorrow. What are the key points?",
                      "What are common misconceptions about {x}?", "What's a good experiment or demo to show {x}?",
@@ -3494,7 +3494,7 @@ def _gen_geography(rng: random.Random) -> list[str]:
     whys = _fill(_R10A_GEO_WHY_TEMPLATES, _R10A_GEO_WHYS)
     cities = _fill(_R10A_CITY_TEMPLATES, _R10A_CITIES)
     regions = _fill(_R10A_REGION_TEMPLATES, _R10A_REGION_PAIRS)
-    concepts = _for_audiences(("Explain {x}{y}.", "Can you help me understand {x}{y}?"), _R10A_GEO_CONCEPTS,
+    concepts = _fill_cross(("Explain {x}{y}.", "Can you help me understand {x}{y}?"), _R10A_GEO_CONCEPTS,
                               _R10A_GEO_AUD)
     concepts += _fill(["I'm revising for a geography test. Can you go over {x}?",
                        "my kid's homework is about {x} and i'm lost. help"], _R10A_GEO_CONCEPTS)
@@ -3626,7 +3626,7 @@ _R10A_PSY_SUFFIX = ["Keep it short.", "Please mention what the research says.", 
 def _gen_psychology(rng: random.Random) -> list[str]:
     why = _fill(_R10A_WHY_DO_I_TEMPLATES, _R10A_WHY_DO_I)
     biases = _fill(_R10A_BIAS_TEMPLATES, _R10A_BIASES)
-    topics = _for_audiences(("Explain {x}{y}.", "Can you explain {x}{y}?"), _R10A_PSY_TOPICS, _R10A_PSY_AUD)
+    topics = _fill_cross(("Explain {x}{y}.", "Can you explain {x}{y}?"), _R10A_PSY_TOPICS, _R10A_PSY_AUD)
     topics += _fill(["What does psychology research say about {x}?",
                      "Give me the key ideas about {x} in five bullet points."], _R10A_PSY_TOPICS)
     habits = _fill(_R10A_HABIT_TEMPLATES, _R10A_HABIT_CONTEXTS)
@@ -3852,7 +3852,7 @@ _R10A_MUSIC_SUFFIX = ["Keep it short.", "Please be practical.", "I'm a complete 
 def _gen_music(rng: random.Random) -> list[str]:
     inst = _fill(_R10A_INSTRUMENT_TEMPLATES, _R10A_INSTRUMENTS)
     inst += _fill(["How hard is {x} to learn compared with the piano?"], _R10A_INSTRUMENTS[:-1])
-    theory = _for_audiences(("Explain {x}{y}.", "Can you explain {x}{y}?"), _R10A_THEORY, _R10A_THEORY_AUD)
+    theory = _fill_cross(("Explain {x}{y}.", "Can you explain {x}{y}?"), _R10A_THEORY, _R10A_THEORY_AUD)
     theory += _fill(["I'm teaching myself music theory and I'm stuck on {x}. Can you help?",
                      "Give me a practical exercise for getting to grips with {x}."], _R10A_THEORY)
     genres = _fill(_R10A_GENRE_TEMPLATES, _R10A_GENRES)
@@ -4011,7 +4011,7 @@ def _R10A_econ_exercise(rng: random.Random, kind: int) -> str:
 @_category("economics", "economics: inflation, interest rates, supply and demand, trade, taxes, unemployment and "
                         "markets, at different levels and applied to news")
 def _gen_economics(rng: random.Random) -> list[str]:
-    concepts = _for_audiences(("Explain {x}{y}.", "Can you break down {x}{y}?", "Help me understand {x}{y}."),
+    concepts = _fill_cross(("Explain {x}{y}.", "Can you break down {x}{y}?", "Help me understand {x}{y}."),
                               _R10A_ECON_CONCEPTS, _R10A_ECON_AUD)
     policies = _fill(_R10A_POLICY_TEMPLATES, _R10A_POLICIES)
     news = _fill(_R10A_HEADLINE_TEMPLATES, _R10A_HEADLINES)
@@ -4877,11 +4877,11 @@ _R11A_WX_SUFFIX = ["Keep it short.", "Explain it simply.", "Answer in a few sent
 @_category("weather", "weather: forecasts and how to read them, storms and weather safety, clouds, seasons, climate "
                       "versus weather, and everyday weather questions")
 def _gen_weather(rng: random.Random) -> list[str]:
-    concepts = _for_audiences(("Explain {x}{y}.", "Can you explain {x}{y}?"), _R11A_WX_CONCEPTS, _R11A_WX_AUD)
+    concepts = _fill_cross(("Explain {x}{y}.", "Can you explain {x}{y}?"), _R11A_WX_CONCEPTS, _R11A_WX_AUD)
     concepts += _fill(["I've always wondered {x}. Could you explain?", "quick one, can you explain {x}?"],
                       [c for c in _R11A_WX_CONCEPTS if c.startswith(("why", "how"))])
     questions = _fill(_R11A_WX_Q_TEMPLATES, _R11A_WX_QUESTIONS)
-    plans = _fill(_R11A_WX_PLAN_TEMPLATES, [(p, f) for p in _R11A_WX_PLANS for f in _R11A_WX_FORECASTS])
+    plans = _fill_cross(_R11A_WX_PLAN_TEMPLATES, _R11A_WX_PLANS, _R11A_WX_FORECASTS)
     terms = _fill(_R11A_WX_TERM_TEMPLATES, _R11A_WX_TERMS)
     safety = _fill(_R11A_WX_HAZARD_TEMPLATES, _R11A_WX_HAZARDS)
     home = _fill(_R11A_WX_HOME_TEMPLATES, _R11A_WX_HOME)
@@ -4999,7 +4999,7 @@ _R11A_SPACE_SUFFIX = ["Keep it short.", "Explain it like I'm curious but not a s
 def _gen_space(rng: random.Random) -> list[str]:
     worlds = _fill(_R11A_WORLD_TEMPLATES, _R11A_WORLDS)
     deep = _fill(_R11A_DEEP_TEMPLATES, _R11A_DEEP)
-    concepts = _for_audiences(("Explain {x}{y}.", "Can you help me understand {x}{y}?"), _R11A_SPACE_CONCEPTS,
+    concepts = _fill_cross(("Explain {x}{y}.", "Can you help me understand {x}{y}?"), _R11A_SPACE_CONCEPTS,
                               _R11A_SPACE_AUD)
     concepts += _fill(["I've never really understood {x}. Could you explain?",
                        "my teenager asked me about {x} and i had no idea. help?"], _R11A_SPACE_CONCEPTS)
@@ -5250,7 +5250,7 @@ def _gen_fashion(rng: random.Random) -> list[str]:
     colours = _fill(_R11A_COLOUR_TEMPLATES, _R11A_COLOURS)
     garments = _fill(_R11A_GARMENT_TEMPLATES, _R11A_GARMENTS)
     care = _fill(_R11A_CARE_TEMPLATES, _R11A_CARE_ITEMS)
-    stains = _fill(_R11A_STAIN_TEMPLATES, [(s, f) for s in _R11A_STAINS for f in _R11A_STAIN_FABRICS])
+    stains = _fill_cross(_R11A_STAIN_TEMPLATES, _R11A_STAINS, _R11A_STAIN_FABRICS)
     mends = _fill(_R11A_MEND_TEMPLATES, _R11A_MENDS)
     capsules = _fill(_R11A_CAPSULE_TEMPLATES, _R11A_CAPSULES)
     fits = _fill(_R11A_FIT_TEMPLATES, _R11A_FITS)
@@ -5362,7 +5362,7 @@ _R11A_PHOTO_FIX_SUFFIX = ["Please suggest actual settings as a starting point.",
 @_category("photography", "photography: cameras and phones, exposure, composition, light, editing, genres such as "
                           "portrait, landscape and street, and gear choices")
 def _gen_photography(rng: random.Random) -> list[str]:
-    concepts = _for_audiences(("Explain {x}{y}.", "Can you help me understand {x}{y}?"), _R11A_PHOTO_CONCEPTS,
+    concepts = _fill_cross(("Explain {x}{y}.", "Can you help me understand {x}{y}?"), _R11A_PHOTO_CONCEPTS,
                               _R11A_PHOTO_AUD)
     concepts += _fill(["What difference does {x} actually make to a photo?", "ok so what's {x}, in plain english"],
                       ["aperture", "shutter speed", "ISO", "white balance", "depth of field", "focal length",
