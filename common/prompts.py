@@ -6164,6 +6164,2106 @@ def _gen_crafts(rng: random.Random) -> list[str]:
 
 
 # ---------------------------------------------------------------------------------------
+# Round-12 categories (A): aviation (how planes fly, turbulence, airports and flying as a
+# passenger, pilots' work, aviation history, helicopters, drones and gliders), transit (trains,
+# buses, trams, subways and ferries, commuting, tickets and passes, railway history, rail
+# travel abroad, city transport planning), farming (crops, soil, livestock, the farming year,
+# smallholdings and backyard hens, machinery, farm to shop, farming history), geology (rocks
+# and minerals, volcanoes, earthquakes, plate tectonics, fossils, caves, gemstones, rock
+# collecting, reading landscapes), chemistry (everyday and kitchen chemistry, the periodic
+# table, acids and bases, safe home experiments, famous chemists, homework questions) and
+# energy (electricity at home, bills and saving energy, solar panels, heat pumps, EV charging,
+# the grid, power stations, renewables and fossil fuels).
+# ---------------------------------------------------------------------------------------
+
+# --- aviation --------------------------------------------------------------------------
+
+_R12A_AIR_CONCEPTS = [
+    "how a wing produces lift", "what actually causes turbulence", "why planes take off and land into the wind",
+    "how a jet engine differs from a propeller engine", "what the flaps on a wing do during landing",
+    "how pilots navigate over the middle of an ocean", "what air traffic controllers actually do",
+    "why aeroplane cabins are pressurised", "what autopilot can and can't do",
+    "how a plane can land when the pilots can barely see the runway", "what a stall means for an aeroplane",
+    "how a helicopter stays in the air", "how a glider stays up without an engine",
+    "why flights from New York to London are usually quicker than the other way",
+    "what a flight data recorder records", "how planes are de-iced before take-off in winter",
+    "why aeroplane windows have rounded corners", "what 'V1' means during a take-off run",
+    "how the rudder, ailerons and elevator steer a plane", "what a holding pattern is", "how runways are numbered",
+    "what wake turbulence is", "why airliners cruise at around 35,000 feet",
+    "how a big jet can still glide if all its engines stop", "what a go-around is and why pilots do them",
+    "what the upturned winglets at the end of a wing do", "how a seaplane takes off from water",
+    "what the Mach number means", "what a pitot tube measures", "how a drone keeps itself level in the wind",
+    "how hot-air balloon pilots steer when they can't turn", "why a lightning strike rarely harms a plane",
+    "why pilots use the 'Alpha, Bravo, Charlie' alphabet", "how airlines work out a plane's weight and balance",
+    "why planes follow curved routes on a flat map", "how pilots decide how much fuel to carry",
+    "how the landing gear absorbs the shock of touchdown", "why a plane's engines get quieter after take-off",
+]
+_R12A_AIR_AUD = ["", ", in simple terms", " for a nervous flyer", " in a few sentences", " using a simple analogy",
+                 ", the way a pilot would put it to passengers"]
+_R12A_AIR_QUESTIONS = [
+    "is turbulence ever dangerous for a big passenger jet", "can a twin-engine plane really fly on one engine",
+    "can a mobile phone really interfere with a plane's instruments",
+    "is it true that the back of the plane is the safest place to sit",
+    "could someone open a plane door in the middle of a flight", "do pilots take naps on long-haul flights",
+    "why do they dim the cabin lights for take-off and landing", "why do I have to open my window blind for landing",
+    "what happens if a bird flies into a jet engine", "can planes fly through thunderstorms",
+    "is flying really safer than driving", "why does food taste so bland on a plane",
+    "why does the plane make a barking noise before it takes off", "what's that loud thud just after take-off",
+    "do planes dump fuel before an emergency landing", "why do I have to switch my phone to flight mode",
+    "how do pilots know where other planes are", "where does the oxygen in the drop-down masks come from",
+    "do big passenger planes have ignition keys like cars",
+    "how long can an airliner stay in the air without refuelling",
+    "why do planes have flashing lights on the wingtips", "why do flight attendants check the doors before take-off",
+    "why do planes sometimes circle before landing", "can a plane land itself with no pilot touching the controls",
+    "why do my ears pop more on the way down than on the way up",
+    "why do planes leave white trails across the sky",
+]
+_R12A_AIR_Q_TEMPLATES = ["{X}?", "{x}", "Honest answer, please: {x}?", "I fly a lot and keep wondering: {x}?"]
+_R12A_AIR_PROBLEMS = [
+    "my flight from Manchester to Lisbon was cancelled four hours before departure",
+    "my flight to Amsterdam was delayed three hours and I missed my connection",
+    "the airline lost my suitcase on the way to Toronto", "I've been bumped off an overbooked flight",
+    "our flight was diverted to another city and we're stuck there overnight",
+    "my suitcase came off the carousel with a broken wheel and a huge crack",
+    "I paid for a window seat and got moved to a middle seat without any explanation",
+    "I'm at the check-in desk and my bag is 3 kg over the limit",
+    "we sat on the runway for two hours before the flight was cancelled",
+    "the airline changed my flight time by six hours and now I'll miss my hotel check-in",
+    "I missed my flight because the security queue took over an hour",
+]
+_R12A_AIR_PROBLEM_TEMPLATES = ["{X}. What should I do now?", "{X}. What are my options?", "{x}. what can i do",
+                               "{X}. How should I handle this?"]
+_R12A_AIR_TRIPS = [
+    "I'm taking my first ever flight next week, from Leeds to Dublin",
+    "I'm flying alone with a two-year-old for the first time", "I'm 6'5\" and have a ten-hour flight in economy",
+    "I'm scared of flying and have a work trip to Singapore next month",
+    "I'm flying to Tokyo and will cross nine time zones", "I want to take my guitar on the plane as hand luggage",
+    "my grandmother uses a wheelchair and is flying for the first time in twenty years",
+    "I have a 6am flight and live an hour and a half from the airport",
+    "I'm flying with my cat in the cabin", "I've got an eleven-hour layover in Istanbul",
+    "I'm a student flying to Canada for a semester with two huge suitcases",
+    "I have a 50-minute connection at Frankfurt airport", "I'm flying long-haul with a toddler and a baby",
+]
+_R12A_AIR_TRIP_TEMPLATES = ["{X}. Any tips?", "{X}. What should I know before I go?",
+                            "{x}. how do i make this go smoothly", "{X}. What should I plan for?"]
+_R12A_AIR_BOOKING = [
+    "a codeshare flight", "a red-eye flight", "an open-jaw ticket", "a basic economy fare",
+    "a self-transfer connection", "a stopover", "a fare class letter", "a 'hidden city' ticket",
+    "a flight operated by a partner airline", "a 'through-checked' bag",
+]
+_R12A_AIR_BOOKING_TEMPLATES = ["What is {x}?", "My booking mentions {x}. What does that mean for me?",
+                               "explain {x} like i've never booked a flight before"]
+_R12A_AIR_RADIO = ["Mayday", "pan-pan", "roger", "wilco", "squawk", "heavy", "niner", "souls on board",
+                   "line up and wait", "hold short", "cleared to land"]
+_R12A_AIR_RADIO_TEMPLATES = ["What does '{x}' mean in pilot radio talk?",
+                             "i keep hearing '{x}' on air traffic control recordings. what does it mean"]
+_R12A_AIR_HISTORY = [
+    "the Wright brothers' first powered flight", "Amelia Earhart's final flight", "Concorde",
+    "the Hindenburg disaster", "the Boeing 747", "the Supermarine Spitfire", "the Berlin Airlift",
+    "Charles Lindbergh's solo flight across the Atlantic", "Louis Blériot's flight across the English Channel",
+    "the de Havilland Comet", "the Montgolfier brothers' hot-air balloon",
+    "Bessie Coleman", "the Airbus A380", "Igor Sikorsky's first practical helicopter",
+    "the SR-71 Blackbird", "Pan Am's flying boats", "Alcock and Brown's non-stop transatlantic flight",
+    "the Tuskegee Airmen", "Chuck Yeager breaking the sound barrier", "Otto Lilienthal's gliders",
+]
+_R12A_AIR_HISTORY_TEMPLATES = ["Tell me the story of {x}.", "Where does {x} fit in aviation history?",
+                               "what's the big deal about {x}",
+                               "Give me a five-sentence summary of {x} for a school project."]
+_R12A_AIR_HOBBIES = [
+    "learn to fly a small plane", "get a private pilot's licence", "fly drones as a hobby", "try gliding",
+    "learn to fly hot-air balloons", "become an airline pilot", "become a flight attendant",
+    "become an air traffic controller", "build a radio-controlled plane", "get into plane spotting",
+    "learn to fly a helicopter", "use a flight simulator to learn real flying skills",
+]
+_R12A_AIR_HOBBY_TEMPLATES = ["How do I {x}?", "What does it take to {x}?", "roughly what would it cost to {x}",
+                             "What should I know before I decide to {x}?"]
+_R12A_AIR_PAIRS = [
+    ("a helicopter", "a plane"), ("a glider", "a powered plane"), ("a turboprop", "a jet"),
+    ("an Airbus A320", "a Boeing 737"), ("a window seat", "an aisle seat"), ("a drone", "a model plane"),
+    ("a direct flight", "a cheaper one with a connection"), ("a budget airline", "a full-service airline"),
+    ("a hot-air balloon", "an airship"), ("a fighter jet", "an airliner"),
+    ("a two-engine airliner", "a four-engine airliner"), ("a private pilot", "an airline pilot"),
+]
+_R12A_AIR_PAIR_TEMPLATES = ["What's the difference between {x} and {y}?", "Compare {x} and {y} for me.",
+                            "how is {x} different from {y}"]
+_R12A_AIR_WRITES = [
+    "a calm, reassuring captain's announcement about a 40-minute delay",
+    "a short poem about watching planes take off at dusk",
+    "a firm but courteous message chasing a suitcase the airline mislaid five days ago",
+    "a bedtime story about a little plane that's afraid of clouds",
+    "a packing checklist for a carry-on-only weekend trip",
+    "a thank-you note to a flight attendant who looked after my anxious son",
+    "a one-minute talk for my class on how planes fly", "a funny safety briefing for a flight to the North Pole",
+    "a diary entry from a passenger on the first transatlantic passenger flight",
+]
+_R12A_AIR_WRITE_TEMPLATES = ["Write {x}.", "Can you write {x}?", "write me {x}"]
+_R12A_AIR_ONEOFFS = [
+    "In three bullet points, tell me what pilots check before every take-off, then give me one fun fact about "
+    "cockpits.",
+    "Give me a 100-word explanation of why planes don't just fall out of the sky, for a nervous seven-year-old.",
+    "What does a commercial pilot's working day actually look like, from arriving at the airport to going home?",
+    "How do pilots deal with jet lag when they fly across the world several times a month?",
+    "I'm a nervous flyer. What are the normal noises and bumps on a flight, so I know what not to worry about?",
+    "How early should I realistically get to the airport for a short domestic flight with only hand luggage?",
+    "Why do airlines overbook flights? It seems unfair.",
+    "What are the rules for taking liquids through airport security, and why do they exist?",
+    "Explain how an aeroplane turns, step by step, as if I'm in the cockpit watching.",
+    "Is it worth paying extra for an exit row seat?",
+    "how do drone pilots get permission to fly near towns",
+    "Why do some airports have such short runways, and how do pilots handle them?",
+    "My son wants to be a pilot when he grows up. What subjects at school would help him?",
+    "Pretend you're a flight attendant and explain to a first-time flyer what happens from boarding to landing.",
+    "How do helicopters fly backwards and sideways?",
+    "Why did Concorde stop flying?",
+    "What do the different lights on a runway mean at night?",
+    "How do gliders find rising air to stay up for hours?",
+    "What's the difference between a private jet and a normal airliner for the passengers?",
+    "Why is the Boeing 747 called the 'Queen of the Skies'?",
+    "Give me five myths about flying that most people believe, and the truth behind each.",
+    "What happens to all the rubbish and toilet waste on a plane?",
+    "how do planes find the runway at night",
+    "I want to watch planes land with my kids. What should we look and listen for?",
+    "What does a flight dispatcher do, and how is it different from air traffic control?",
+    "How are pilots trained for emergencies they'll probably never face?",
+    "Compare travelling from London to Edinburgh by plane and by train, door to door.",
+    "Why can't I use my laptop during take-off on some flights?",
+    "Why are cabin crew so strict about seat backs being upright for landing?",
+    "Explain how an airport decides which runway to use each day.",
+    "Why do small propeller planes bounce around more than big jets?",
+    "How do air ambulance helicopters land in the middle of a road or field?",
+    "What checks do pilots do walking around the plane before a flight?",
+]
+_R12A_AIR_TEXTS = [  # tasks on a short given text: never decorated
+    "Make this sound professional for a work email: \"hey, flight got pushed back again, prob won't make the 3pm, "
+    "sorry!!\"",
+    "Summarise this announcement for my kids in one sentence: \"Ladies and gentlemen, the captain has switched "
+    "on the fasten seatbelt sign. We expect some light turbulence for the next twenty minutes. Please return to "
+    "your seats and keep your seatbelts fastened.\"",
+    "Rewrite this airline email in plain English: \"We regret to inform you that flight BA482 has been "
+    "rescheduled from 09:40 to 14:15 due to operational reasons. Should the revised time be unsuitable, you may "
+    "request a full refund or rebook free of charge via Manage My Booking.\"",
+    "Continue this story for two paragraphs: \"The plane dropped suddenly, and three rows behind me someone "
+    "laughed.\"",
+    "Turn this into three quiz questions: \"In 1919, John Alcock and Arthur Brown flew a modified Vickers Vimy "
+    "from Newfoundland to Ireland in about 16 hours, battling fog and ice before landing in a bog near Clifden.\"",
+]
+_R12A_AIR_SUFFIX = ["Keep it short.", "Please avoid jargon.", "Just the short version, please.",
+                    "Explain it like I'm new to flying."]
+
+
+@_category("aviation", "aviation: how planes fly, turbulence, airports and flying as a passenger, pilots' work, "
+                       "aviation history, helicopters, drones and gliders, and flying myths")
+def _gen_aviation(rng: random.Random) -> list[str]:
+    concepts = _fill_cross(("Explain {x}{y}.", "I've never understood {x}. Could you explain it{y}?"),
+                           _R12A_AIR_CONCEPTS, _R12A_AIR_AUD)
+    concepts += _fill(["eli5 {x}"], [c for c in _R12A_AIR_CONCEPTS if c.startswith(("how", "why"))])
+    concepts += _fill(["My daughter asked me {x} and I had no idea. What should I tell her?"], _R12A_AIR_CONCEPTS)
+    questions = _fill(_R12A_AIR_Q_TEMPLATES, _R12A_AIR_QUESTIONS)
+    problems = _fill(_R12A_AIR_PROBLEM_TEMPLATES, _R12A_AIR_PROBLEMS)
+    trips = _fill(_R12A_AIR_TRIP_TEMPLATES, _R12A_AIR_TRIPS)
+    booking = _fill(_R12A_AIR_BOOKING_TEMPLATES, _R12A_AIR_BOOKING)
+    radio = _fill(_R12A_AIR_RADIO_TEMPLATES, _R12A_AIR_RADIO)
+    history = _fill(_R12A_AIR_HISTORY_TEMPLATES, _R12A_AIR_HISTORY)
+    hobbies = _fill(_R12A_AIR_HOBBY_TEMPLATES, _R12A_AIR_HOBBIES)
+    pairs = _fill(_R12A_AIR_PAIR_TEMPLATES, _R12A_AIR_PAIRS)
+    writes = _fill(_R12A_AIR_WRITE_TEMPLATES, _R12A_AIR_WRITES)
+    out = (_take(rng, concepts, 80) + _take(rng, questions, 40) + _take(rng, problems, 28) + _take(rng, trips, 30)
+           + _take(rng, booking, 16) + _take(rng, radio, 12) + _take(rng, history, 32) + _take(rng, hobbies, 26)
+           + _take(rng, pairs, 22) + _R12A_AIR_ONEOFFS)
+    return _decorate_finished(rng, out, _R12A_AIR_SUFFIX, 0.12) + _take(rng, writes, 14) + _R12A_AIR_TEXTS
+
+
+# --- transit ---------------------------------------------------------------------------
+
+_R12A_TRANSIT_CONCEPTS = [
+    "how railway signals keep trains from crashing into each other", "why trains run on steel wheels on steel rails",
+    "how a maglev train floats above the track", "how tilting trains lean into curves",
+    "why the width between the rails differs from country to country",
+    "how an electric train gets power from the overhead wires", "how a third rail works",
+    "why a train needs so much distance to stop", "how a railway timetable is put together",
+    "how tunnels for an underground line are dug beneath a city", "why leaves on the line delay trains in autumn",
+    "how the barriers at a level crossing know when a train is coming",
+    "why buses often turn up in bunches after a long wait", "how a bus rapid transit system works",
+    "how a ferry loads cars and lorries so quickly", "how tap-in, tap-out fares are worked out",
+    "why frequent buses matter more to passengers than fast ones", "how a rack railway climbs steep mountains",
+    "how the Channel Tunnel was built", "why railway tracks sit on a bed of stones",
+    "how some metro lines run without drivers", "how railway points move a train onto another track",
+    "why trains are slowed down during heatwaves", "how a funicular railway works",
+    "why high-speed trains need their own dedicated tracks", "how low-floor trams help wheelchair users",
+    "how a congestion charge is meant to work",
+    "why many cities ripped out their trams and some are now bringing them back",
+    "how a park-and-ride scheme works", "how a diesel-electric locomotive works",
+    "why trains use less energy per passenger than cars", "how platform screen doors make metro stations safer",
+    "how a cable car keeps its grip on the cable", "how cities decide where to put a new metro station",
+    "why some railways run on the left and others on the right", "how a sleeper train is organised overnight",
+    "how train drivers learn every signal on their route", "why the Tokyo rail system is so punctual",
+]
+_R12A_TRANSIT_AUD = ["", ", in simple terms", " for a transport-mad eight-year-old", " in a short paragraph",
+                     " with a real-world example", ", as a transport engineer might explain it to a visitor"]
+_R12A_TRANSIT_QUESTIONS = [
+    "why are train tickets so expensive in the UK", "why is it cheaper to book train tickets weeks in advance",
+    "can you really get money back if your train is late", "why doesn't the US have more passenger trains",
+    "is it quicker to take the train or fly from London to Paris",
+    "why do underground trains sometimes wait in the tunnel",
+    "how do trains get up steep hills without their wheels slipping",
+    "why did old trains make that clickety-clack sound", "why do the doors beep before they close",
+    "why does the London Underground get so hot in summer", "why do night buses take such long routes",
+    "is a railcard worth it if I only travel by train a few times a year",
+    "why does the train sometimes leave a station going backwards",
+    "why do trains stop between stations for no obvious reason",
+    "can I take my bike on most trains", "why do ferries get cancelled in strong winds",
+    "what's the longest train journey you can do in one go", "why are tram tracks so dangerous for cyclists",
+    "why is first class often half empty when standard class is packed",
+    "how do bus companies decide where to put bus stops", "why are some metro stations so deep underground",
+    "do trains have brakes on every carriage", "why can't trains swerve to avoid things on the track",
+    "what happens to a train if it hits a cow", "why are some countries' trains so much faster than others",
+]
+_R12A_TRANSIT_Q_TEMPLATES = ["{X}?", "{x}", "Genuine question: {x}?", "I've always wondered, {x}?"]
+_R12A_TRANSIT_PROBLEMS = [
+    "my train to Leeds was cancelled and the next one isn't for two hours", "my bus is late nearly every morning",
+    "I missed the last train home and I'm stuck in the city centre",
+    "I left my laptop bag on the 07:42 to Brighton", "I got a penalty fare because the ticket machine was broken",
+    "the metro was so packed this morning that I couldn't get on three trains in a row",
+    "I was charged the maximum fare because I forgot to tap out", "my ferry back from the island has been cancelled",
+    "my connecting train was delayed and I've missed the last ferry",
+    "the bus drove straight past my stop even though I rang the bell",
+    "I bought an off-peak ticket but got on a peak-time train by mistake",
+    "the train was so crowded that my wife, who is pregnant, had to stand for an hour",
+]
+_R12A_TRANSIT_PROBLEM_TEMPLATES = ["{X}. What should I do?", "{X}. What are my options?", "{x}. what now"]
+_R12A_TRANSIT_PLANS = [
+    "I'm travelling from London to Rome by train next spring",
+    "I want to do a two-week Interrail trip around Central Europe",
+    "I'm visiting Tokyo for the first time and the subway map looks terrifying",
+    "I've moved to a city without a car and need to learn the bus network",
+    "I'm taking the overnight sleeper train from Vienna to Venice", "I'm 70 and want to tour Scotland by train and bus",
+    "I've landed at JFK and need to get to Manhattan on public transport",
+    "my commute is two buses and a train, 90 minutes each way, and I want it to be less painful",
+    "I want to take my bike on the train for a cycling holiday in France",
+    "I'm taking a toddler and a buggy on the London Underground for the first time",
+    "I want to cross Canada by train", "I use a wheelchair and want to plan a day trip by train",
+    "I'm going to Switzerland for a week and keep hearing about the Swiss Travel Pass",
+    "I'm starting a new job and will be commuting by train for the first time",
+    "I'd like to travel from Bangkok to Singapore overland by train",
+]
+_R12A_TRANSIT_PLAN_TEMPLATES = ["{X}. Where do I start?", "{X}. What should I know?", "{x}. any tips",
+                                "{X}. What do you suggest?"]
+_R12A_TRANSIT_FAMOUS = [
+    "the Trans-Siberian Railway", "the Glacier Express", "the Shinkansen", "the London Underground",
+    "the Paris Métro", "the Moscow Metro", "the New York City Subway", "the Eurostar", "the Orient Express",
+    "San Francisco's cable cars", "the Rocky Mountaineer", "India's railway network",
+    "the Darjeeling Himalayan Railway", "the Staten Island Ferry", "the Flying Scotsman", "Stephenson's Rocket",
+    "the Ghan in Australia", "the Qinghai–Tibet Railway", "the Bernina Express", "Curitiba's bus system",
+    "the Hong Kong MTR", "the Liverpool and Manchester Railway",
+]
+_R12A_TRANSIT_FAMOUS_TEMPLATES = ["Tell me about {x}.", "What's the history of {x}?", "Why is {x} so famous?",
+                                  "give me 5 interesting facts about {x}"]
+_R12A_TRANSIT_TICKETS = [
+    "an off-peak return", "a railcard", "a season ticket", "a daily fare cap", "a zone-based fare",
+    "an advance ticket", "split ticketing", "a rail pass", "a flexi season ticket", "a seat reservation",
+    "a contactless travel card", "a group travel discount",
+]
+_R12A_TRANSIT_TICKET_TEMPLATES = ["How does {x} work?", "What's {x}, and when is it worth it?",
+                                  "explain {x} like i've never bought a train ticket"]
+_R12A_TRANSIT_PAIRS = [
+    ("the train", "a coach for a 300 km trip"), ("a bus", "a tram"), ("a metro", "a light rail line"),
+    ("a sleeper train", "a budget flight"), ("an Interrail pass", "buying single tickets"),
+    ("high-speed rail", "flying for a 600 km journey"), ("a monthly pass", "paying for each journey"),
+    ("the Eurostar", "flying from London to Paris"), ("trams", "electric buses"),
+    ("commuting by train", "driving"), ("a ferry", "a long drive round the coast"),
+    ("a hop-on hop-off bus tour", "just using local buses"),
+]
+_R12A_TRANSIT_PAIR_TEMPLATES = ["{X} or {y}: which makes more sense?", "What are the pros and cons of {x} versus {y}?",
+                                "compare {x} and {y} for me"]
+_R12A_TRANSIT_DEBATES = [
+    "free public transport", "car-free city centres", "building new high-speed rail lines",
+    "24-hour metro services at weekends", "banning short flights where the train takes under three hours",
+    "congestion charges", "driverless trains", "bus lanes on every main road",
+    "cheaper fares paid for by higher parking charges", "reopening old branch lines",
+    "replacing a town's buses with on-demand minibuses",
+]
+_R12A_TRANSIT_DEBATE_TEMPLATES = ["Give me the main arguments for and against {x}.",
+                                  "Would {x} be a good idea? Give both sides.",
+                                  "how would {x} affect ordinary people in a town like mine"]
+_R12A_TRANSIT_WRITES = [
+    "a short poem about a late-night bus ride",
+    "an email to my manager saying I'll be late because of a signal failure",
+    "a children's story about a little steam engine on its last journey",
+    "a polite complaint to a bus company about a driver who didn't stop",
+    "a packing list for a 30-hour train journey", "a travel diary entry from the Trans-Siberian Railway",
+    "a short speech for a community meeting asking for a better bus service",
+    "a funny post about my train being delayed by leaves on the line",
+    "a one-day itinerary for a rail trip from Milan to Lake Como and back",
+]
+_R12A_TRANSIT_WRITE_TEMPLATES = ["Write {x}.", "Could you write {x}?", "help me write {x}"]
+_R12A_TRANSIT_ONEOFFS = [
+    "Explain how a metro map differs from a real map, then tell me who designed the first diagram-style Tube map.",
+    "In under 100 words, convince my dad to take the train instead of driving to Glasgow.",
+    "How do I read a railway timetable with all those columns and little symbols?",
+    "What's the etiquette on a quiet carriage? Can I take a short phone call?",
+    "Why did so many railway lines close in Britain in the 1960s?",
+    "How did railways change the way people told the time?",
+    "What should I know before taking an overnight ferry with a cabin for the first time?",
+    "Is a Japan Rail Pass still worth buying after the price went up?",
+    "Explain how a city like Copenhagen got so many people to cycle and use public transport.",
+    "I commute by bus for an hour each way. Give me ideas to make that time useful or relaxing.",
+    "How do I get a refund for a delayed train in the UK? Walk me through it.",
+    "Why are buses free for older people in some countries, and who pays for it?",
+    "what's the difference between a tram and a light rail",
+    "You're a friendly station announcer. Explain to passengers why the 17:15 is delayed by a points failure.",
+    "Plan a week in Italy using only trains, starting in Milan and ending in Naples.",
+    "What makes a bus network easy to use for someone who has never used it before?",
+    "Why do some trains split in two halfway through the journey?",
+    "How do I know which end of the platform to stand at?",
+    "Why are bus drivers so strict about not letting people board with a big pram when the bus is full?",
+    "Which was the first railway to run passenger trains hauled entirely by steam, and when did it open?",
+    "How do the Swiss manage to make trains, buses and boats connect so smoothly?",
+    "I'm nervous about taking the subway alone at night. What are some sensible safety habits?",
+    "What should be on a checklist for a day out by train with three kids under ten?",
+    "Is it realistic to go car-free in a small town? What would I need to think about?",
+    "Why do ferries have such strict check-in times compared with trains?",
+    "My city is consulting on a new tram line. What questions should I ask at the public meeting?",
+    "What's the best way to avoid motion sickness on a bus when I want to read?",
+    "How do high-speed trains in China manage to run so fast on such long routes?",
+]
+_R12A_TRANSIT_TEXTS = [  # tasks on a short given text: never decorated
+    "Make this complaint more effective without making it rude: \"Your trains are ALWAYS late and I am sick of it. "
+    "Sort it out.\"",
+    "Summarise this for a tourist in two sentences: \"Due to engineering works, there will be no service "
+    "between Earl's Court and Richmond this weekend. A rail replacement bus will run every 10 minutes from "
+    "stop K. Allow an extra 30 minutes for your journey.\"",
+    "Rewrite this notice so it sounds friendlier: \"Passengers must not obstruct the doors. Delays caused by "
+    "obstruction will be reported.\"",
+    "Continue this short story: \"The last train out of the valley was three minutes late, and that was the "
+    "first strange thing.\"",
+    "Explain what this means: \"This ticket is valid on the date shown, off-peak, route: any permitted.\"",
+]
+_R12A_TRANSIT_SUFFIX = ["Keep it short.", "Bullet points, please.", "Just the short version, please.",
+                        "Plain English, please."]
+
+
+@_category("transit", "public transport: trains, buses, trams, subways and ferries, commuting, tickets and passes, "
+                      "railway history, high-speed rail, rail travel abroad and city transport planning")
+def _gen_transit(rng: random.Random) -> list[str]:
+    concepts = _fill_cross(("Explain {x}{y}.", "Could you walk me through {x}{y}?"), _R12A_TRANSIT_CONCEPTS,
+                           _R12A_TRANSIT_AUD)
+    concepts += _fill(["I've been reading about {x}, but everything I find is too technical. Can you simplify it?"],
+                      _R12A_TRANSIT_CONCEPTS)
+    questions = _fill(_R12A_TRANSIT_Q_TEMPLATES, _R12A_TRANSIT_QUESTIONS)
+    problems = _fill(_R12A_TRANSIT_PROBLEM_TEMPLATES, _R12A_TRANSIT_PROBLEMS)
+    plans = _fill(_R12A_TRANSIT_PLAN_TEMPLATES, _R12A_TRANSIT_PLANS)
+    famous = _fill(_R12A_TRANSIT_FAMOUS_TEMPLATES, _R12A_TRANSIT_FAMOUS)
+    tickets = _fill(_R12A_TRANSIT_TICKET_TEMPLATES, _R12A_TRANSIT_TICKETS)
+    pairs = _fill(_R12A_TRANSIT_PAIR_TEMPLATES, _R12A_TRANSIT_PAIRS)
+    debates = _fill(_R12A_TRANSIT_DEBATE_TEMPLATES, _R12A_TRANSIT_DEBATES)
+    writes = _fill(_R12A_TRANSIT_WRITE_TEMPLATES, _R12A_TRANSIT_WRITES)
+    out = (_take(rng, concepts, 80) + _take(rng, questions, 42) + _take(rng, problems, 26) + _take(rng, plans, 36)
+           + _take(rng, famous, 38) + _take(rng, tickets, 20) + _take(rng, pairs, 24) + _take(rng, debates, 20)
+           + _R12A_TRANSIT_ONEOFFS)
+    return _decorate_finished(rng, out, _R12A_TRANSIT_SUFFIX, 0.12) + _take(rng, writes, 14) + _R12A_TRANSIT_TEXTS
+
+
+# --- farming ---------------------------------------------------------------------------
+
+_R12A_FARM_CONCEPTS = [
+    "why farmers rotate their crops", "what nitrogen fertiliser actually does for a plant",
+    "how a combine harvester cuts, threshes and cleans grain in one go", "why fields are sometimes left fallow",
+    "why dairy cows have to have calves to keep producing milk", "what no-till farming is",
+    "how big farms decide how much to irrigate", "what cover crops do",
+    "how farmers know when wheat is ready to harvest",
+    "why fruit growers rent beehives when their trees are in flower", "what silage is and why cattle eat it",
+    "the difference between hay and straw", "why sheep have to be sheared every year",
+    "how supermarket tomatoes are grown all year round", "how rice is grown in flooded paddies",
+    "what precision farming with GPS-guided tractors means", "why some crops are genetically modified",
+    "what 'free-range' actually means on a box of eggs", "what makes soil healthy",
+    "how orchard growers protect blossom from a late frost", "how vertical farms grow food indoors",
+    "why milk is pasteurised", "how hedgerows help wildlife on farmland", "why food prices rise after a drought",
+    "why many governments pay subsidies to farmers", "how the Green Revolution changed farming",
+    "how hydroponics grows plants without soil", "what happens on a sheep farm during lambing season",
+    "why a cow's stomach has four compartments", "how terraced fields work on steep hillsides",
+    "how fish farming works", "how earthworms improve soil", "what regenerative agriculture means",
+    "how seed banks protect old crop varieties", "why farmers spread manure on their fields",
+    "how a farmer decides what to plant each year", "what a farming cooperative is",
+    "how crop breeding produced modern wheat",
+]
+_R12A_FARM_AUD = ["", ", in simple terms", " for a city kid who's never been on a farm", " in a few sentences",
+                  " with an example from a real farm", ", the way a farmer might put it to visitors"]
+_R12A_FARM_PROBLEMS = [
+    "our hens have stopped laying since the days got shorter", "one of my hens keeps pecking the others",
+    "my soil test says our vegetable plot is very acidic", "our goat keeps escaping through the fence",
+    "a fox got into our chicken run last night", "the old apple trees on our new land haven't been pruned in years",
+    "our potatoes came up with rough, scabby skins", "my chickens are laying eggs with very thin shells",
+    "slugs destroyed half the lettuces I was growing to sell", "our small pasture turns into a mud bath every winter",
+    "my sheep keep getting out onto the lane", "my courgette plants flower but never make any fruit",
+]
+_R12A_FARM_PROBLEM_TEMPLATES = ["{X}. What should I do?", "{x}. any advice",
+                                "{X}. How do experienced smallholders deal with this?"]
+_R12A_FARM_PLANS = [
+    "I want to keep four hens in a small suburban garden",
+    "we've just bought two acres and want to grow most of our own vegetables",
+    "I'm thinking about getting two goats", "we want to keep bees on our allotment",
+    "I want to start a small market garden and sell at the local farmers' market",
+    "we're thinking of raising a couple of pigs", "I'm thinking of keeping ducks instead of chickens",
+    "I want to turn a paddock into a wildflower meadow",
+    "I'd like to grow enough potatoes to feed a family of four through the winter",
+    "my kids want to hatch chicks from fertilised eggs", "I want to grow a patch of wheat and grind my own flour",
+    "I'm an office worker in the city dreaming of buying a small farm", "I want to plant a small orchard",
+]
+_R12A_FARM_PLAN_TEMPLATES = ["{X}. Where should I start?", "{X}. What mistakes should I avoid?",
+                             "{x}. is it a good idea", "{X}. How much time and money should I expect it to take?"]
+_R12A_CROPS = [
+    "wheat", "rice", "maize", "potatoes", "soybeans", "coffee", "cocoa", "tea", "cotton", "sugar cane",
+    "sugar beet", "bananas", "avocados", "oats", "barley", "rapeseed", "olives", "wine grapes", "apples",
+    "strawberries", "lentils", "cassava", "peanuts", "hops",
+]
+_R12A_CROP_TEMPLATES = ["How do farmers grow and harvest {x}?", "Which countries grow the most {x}, and why?",
+                        "what does a year look like for a farmer who grows {x}",
+                        "What are the biggest threats to farmers growing {x}?"]
+_R12A_LIVESTOCK = [
+    "dairy cows", "beef cattle", "sheep", "pigs", "laying hens", "meat chickens", "goats", "alpacas",
+    "water buffalo", "ducks", "turkeys", "rabbits", "highland cattle", "geese",
+]
+_R12A_LIVESTOCK_TEMPLATES = ["How are {x} looked after on a typical farm?", "What do {x} eat, and how much?",
+                             "what's a normal day like for a farmer who keeps {x}",
+                             "What are the main welfare concerns with {x}, and how do good farms handle them?"]
+_R12A_MACHINES = [
+    "a combine harvester", "a seed drill", "a baler", "a plough", "a milking robot", "a crop sprayer",
+    "a muck spreader", "a rotavator", "a grain dryer", "a potato harvester", "a cultivator", "a forage harvester",
+    "a hedge trimmer on a tractor arm", "a rotary milking parlour",
+]
+_R12A_MACHINE_TEMPLATES = ["What does {x} do?", "How does {x} work?", "why would a farmer need {x}"]
+_R12A_FARM_PAIRS = [
+    ("organic", "conventional farming"), ("free-range eggs", "barn eggs"), ("grass-fed beef", "grain-fed beef"),
+    ("hydroponics", "growing in soil"), ("a family farm", "an industrial-scale farm"),
+    ("GM crops", "conventional crops"), ("no-till farming", "ploughing"),
+    ("buying from a farm shop", "buying from a supermarket"), ("a polytunnel", "a glasshouse"),
+    ("heritage breeds", "commercial breeds"), ("spring-sown", "autumn-sown wheat"),
+    ("raw milk", "pasteurised milk"),
+]
+_R12A_FARM_PAIR_TEMPLATES = ["What's the real difference between {x} and {y}?",
+                             "{X} vs {y}: what are the pros and cons?",
+                             "which is actually better, {x} or {y}"]
+_R12A_FARM_CHAIN = [
+    "a loaf of bread", "a pint of milk", "a bag of salad", "a bar of chocolate", "a bag of coffee beans",
+    "a bunch of bananas", "a box of eggs", "a steak", "a carton of orange juice", "a jar of honey",
+    "a bag of frozen peas", "a tin of tomatoes", "a block of cheddar", "a bag of rice",
+]
+_R12A_FARM_CHAIN_TEMPLATES = ["Trace the journey of {x} from the farm to my supermarket shelf.",
+                              "How much of the price of {x} actually goes to the farmer?",
+                              "who handles {x} before it gets to me"]
+_R12A_FARM_HISTORY = [
+    "the Neolithic Revolution", "the enclosure movement in England", "Jethro Tull's seed drill", "the Dust Bowl",
+    "the first tractors", "the Columbian Exchange", "the medieval three-field system", "Norman Borlaug",
+    "the Haber–Bosch process", "the domestication of wheat", "the Aztec chinampas", "the Inca farming terraces",
+    "the Norfolk four-crop rotation", "the Women's Land Army", "Soviet collective farms",
+    "the potato's arrival in Europe",
+]
+_R12A_FARM_HISTORY_TEMPLATES = ["Tell me about {x}.", "How did {x} change farming?",
+                                "where does {x} fit in the history of farming"]
+_R12A_FARM_WRITES = [
+    "a children's story about a lamb born in a snowstorm", "a short poem about harvest time",
+    "an Instagram caption for our farm shop's first strawberries of the year",
+    "a sign for our farm gate asking walkers to keep dogs on leads",
+    "a paragraph for our veg box newsletter explaining why there are no carrots this week",
+    "a friendly note to our neighbours warning them we'll be spreading muck next week",
+    "a short talk for a class of eight-year-olds visiting a dairy farm",
+    "a diary entry from a farm worker during the 1930s Dust Bowl",
+]
+_R12A_FARM_WRITE_TEMPLATES = ["Write {x}.", "Can you write {x}?", "write me {x}"]
+_R12A_FARM_ONEOFFS = [
+    "Make a simple table of common farm animals, what they're kept for, and what they mainly eat.",
+    "In five bullet points, what should a total beginner know before keeping chickens?",
+    "What does a farmer actually do in the middle of winter when nothing is growing?",
+    "Walk me through a year on a British sheep farm, season by season.",
+    "Why do so many farmers struggle to make a living even when food prices are high?",
+    "Is organic food actually better for the environment? Give me a balanced answer.",
+    "how much land does it take to feed one person for a year",
+    "What does a cow eat in a day, and how much water does it drink?",
+    "Why do cows and sheep need salt licks?",
+    "What's the difference between a farm and a ranch?",
+    "How do farmers cope with a wet harvest when the wheat can't be cut?",
+    "I've inherited 40 acres of grassland. What are some realistic ways to make it earn money?",
+    "Why are egg yolks different colours from different farms?",
+    "My daughter wants to be a farmer but we don't own any land. What routes into farming exist?",
+    "Explain the farm-to-table journey of a lettuce as if you're a lettuce.",
+    "What are the basic daily jobs for someone keeping three backyard chickens?",
+    "Why do tractors have such huge back wheels and small front ones?",
+    "How did farmers manage before artificial fertilisers?",
+    "Why do some fields have big white plastic-wrapped bales in them?",
+    "What's the point of the strips of wildflowers at the edges of some fields?",
+    "Is it cruel to keep chickens in a garden, or can they have a good life there?",
+    "Why are farmers so worried about soil erosion?",
+    "what happens to male calves on a dairy farm",
+    "How do beekeepers get honey out of the hive without getting stung all the time?",
+    "Pretend you're an old farmer talking to a new apprentice. Give your best advice for the first lambing season.",
+    "Which vegetables give the most food for the least space on a small plot?",
+    "Why is there so much debate about pesticides like glyphosate? Give both sides simply.",
+    "How do seasons differ for farmers in the tropics compared with farmers in Europe?",
+    "What's a smallholding, and how is it different from a hobby farm?",
+]
+_R12A_FARM_TEXTS = [  # tasks on a short given text: never decorated
+    "Fix the spelling and make this farm shop notice clearer: \"Fresh egs avalable daily, honnesty box by the gate, "
+    "plese leave change in tin\"",
+    "Summarise this for our farm's website in two friendly sentences: \"Our 120 Jersey cows graze outdoors "
+    "from April to October and are milked twice a day. All our milk is bottled on site and delivered within 20 "
+    "miles.\"",
+    "Rewrite this farm sign so it's less aggressive: \"KEEP OUT. NO DOGS. GATES MUST BE SHUT. TRESPASSERS WILL "
+    "BE PROSECUTED.\"",
+    "Continue this story: \"The storm came in over the barley just as the last trailer left the field.\"",
+]
+_R12A_FARM_SUFFIX = ["Keep it short.", "Bullet points, please.", "Please keep it practical.",
+                     "Assume I know nothing about farming."]
+
+
+@_category("farming", "farming: crops and soil, livestock, the farming year, smallholdings and backyard hens, "
+                      "farm machinery, how food gets from farm to shop, organic versus conventional, farming history")
+def _gen_farming(rng: random.Random) -> list[str]:
+    concepts = _fill_cross(("Explain {x}{y}.", "I'd like to know {x}. Can you explain it{y}?"), _R12A_FARM_CONCEPTS,
+                           _R12A_FARM_AUD)
+    concepts += _fill(["On a farm visit, my nephew asked me {x}. How would you explain it?"], _R12A_FARM_CONCEPTS)
+    problems = _fill(_R12A_FARM_PROBLEM_TEMPLATES, _R12A_FARM_PROBLEMS)
+    plans = _fill(_R12A_FARM_PLAN_TEMPLATES, _R12A_FARM_PLANS)
+    crops = _fill(_R12A_CROP_TEMPLATES, _R12A_CROPS)
+    livestock = _fill(_R12A_LIVESTOCK_TEMPLATES, _R12A_LIVESTOCK)
+    machines = _fill(_R12A_MACHINE_TEMPLATES, _R12A_MACHINES)
+    pairs = _fill(_R12A_FARM_PAIR_TEMPLATES, _R12A_FARM_PAIRS)
+    chain = _fill(_R12A_FARM_CHAIN_TEMPLATES, _R12A_FARM_CHAIN)
+    history = _fill(_R12A_FARM_HISTORY_TEMPLATES, _R12A_FARM_HISTORY)
+    writes = _fill(_R12A_FARM_WRITE_TEMPLATES, _R12A_FARM_WRITES)
+    out = (_take(rng, concepts, 71) + _take(rng, problems, 26) + _take(rng, plans, 34) + _take(rng, crops, 40)
+           + _take(rng, livestock, 30) + _take(rng, machines, 20) + _take(rng, pairs, 24) + _take(rng, chain, 24)
+           + _take(rng, history, 24) + _R12A_FARM_ONEOFFS)
+    return _decorate_finished(rng, out, _R12A_FARM_SUFFIX, 0.12) + _take(rng, writes, 12) + _R12A_FARM_TEXTS
+
+
+# --- geology ---------------------------------------------------------------------------
+
+_R12A_GEO_CONCEPTS = [
+    "how a rock can turn into a completely different kind of rock over millions of years",
+    "how igneous, sedimentary and metamorphic rocks differ", "how plate tectonics works",
+    "why earthquakes happen along fault lines", "how a hotspot built the Hawaiian islands",
+    "what magma is and where it comes from", "how earthquake magnitude is measured",
+    "why some volcanoes explode while others ooze lava", "how the Himalayas were formed",
+    "how a geode ends up hollow and full of crystals", "how geologists work out the age of a rock",
+    "how bone turns into a fossil", "how stalactites and stalagmites grow", "how the Grand Canyon was carved",
+    "what a supervolcano is", "how a seismograph records an earthquake",
+    "how the idea of continental drift was accepted",
+    "what the Mohs hardness scale is", "how diamonds form deep underground", "how amber preserves insects",
+    "where sand comes from", "what makes a geyser erupt", "how glaciers carve U-shaped valleys",
+    "how a river makes meanders and oxbow lakes", "what the Earth's mantle is made of",
+    "how new sea floor is made at mid-ocean ridges", "why Iceland is slowly being pulled apart",
+    "what an aftershock is", "how limestone forms from ancient sea creatures", "how coal formed from ancient forests",
+    "why the Pacific is ringed by volcanoes", "how erosion turns a headland into arches and sea stacks",
+    "what a mineral's streak colour tells you", "how obsidian forms", "how sinkholes appear so suddenly",
+    "how the hexagonal columns at the Giant's Causeway formed", "how volcanologists watch for signs of an eruption",
+    "what a fault actually is", "how a tsunami is triggered by an earthquake", "how gold ends up in veins of quartz",
+]
+_R12A_GEO_AUD = ["", ", in simple terms", " for a nine-year-old rock collector", " in a few sentences",
+                 " with an everyday comparison", ", the way a guide on a geology field trip would"]
+_R12A_ROCKS = [
+    "granite", "basalt", "obsidian", "pumice", "limestone", "marble", "slate", "sandstone", "chalk", "quartz",
+    "feldspar", "mica", "pyrite", "flint", "gneiss", "shale", "jasper", "agate", "malachite", "fluorite",
+    "gypsum", "calcite", "hematite", "schist", "tuff", "conglomerate",
+]
+_R12A_ROCK_TEMPLATES = ["What is {x}, and how does it form?", "How can I recognise {x} when I'm out walking?",
+                        "what is {x} used for", "Give me three fun facts about {x}."]
+_R12A_GEMS = [
+    "a ruby", "a sapphire", "an emerald", "an opal", "an amethyst", "a garnet", "a piece of jade",
+    "a piece of turquoise", "a topaz", "a piece of lapis lazuli", "a moonstone", "a peridot", "an aquamarine",
+    "a tiger's eye stone",
+]
+_R12A_GEM_TEMPLATES = ["How does {x} form in nature?", "What gives {x} its colour?",
+                       "how can you tell if {x} is real or fake", "What makes {x} valuable?"]
+_R12A_LANDMARKS = [
+    "the Grand Canyon", "Uluru", "the Dolomites", "Yellowstone", "Mount Fuji", "the White Cliffs of Dover",
+    "Ha Long Bay", "the stone pillars of Zhangjiajie", "the Cliffs of Moher", "the Jurassic Coast",
+    "Mount St. Helens", "Krakatoa", "the San Andreas Fault", "the Great Rift Valley", "Thingvellir in Iceland",
+    "the Burgess Shale", "the fairy chimneys of Cappadocia", "Mammoth Cave in Kentucky",
+    "the travertine terraces of Pamukkale", "the Wave in Arizona", "the Drakensberg", "Mount Etna",
+    "the Danakil Depression", "Kata Tjuta", "the Matterhorn",
+]
+_R12A_LANDMARK_TEMPLATES = ["How was {x} formed, geologically speaking?", "What's the geology behind {x}?",
+                            "what makes {x} interesting to geologists",
+                            "I'm visiting {x} soon. What should I look out for as someone who loves rocks?"]
+_R12A_GEO_QUESTIONS = [
+    "can scientists predict earthquakes", "is California going to fall into the sea one day",
+    "could Yellowstone erupt in my lifetime", "are diamonds really made from coal",
+    "do crystals have healing powers", "is the ground under my feet moving right now",
+    "how fast do tectonic plates move", "are there still active volcanoes in Europe",
+    "why are there fossils of sea creatures in the middle of deserts", "how old is the oldest rock ever found",
+    "do earthquakes happen more in hot weather", "is it safe to live near a volcano",
+    "is the Earth's core really as hot as the surface of the Sun",
+    "could we drill all the way to the centre of the Earth",
+    "why is gold sometimes found in rivers", "are dinosaur bones in museums actually bone or rock",
+    "can animals sense earthquakes before they happen", "why does Japan have so many earthquakes",
+    "will the continents ever join back together", "why do we find so few fossils of soft-bodied animals",
+    "can an earthquake open up a crack big enough to swallow a person", "why does one beach in Hawaii have green sand",
+    "where does the salt in salt mines come from", "why are mountains higher in some places than others",
+]
+_R12A_GEO_Q_TEMPLATES = ["{X}?", "{x}", "Straight answer, please: {x}?",
+                         "My partner and I were arguing about this: {x}?"]
+_R12A_FINDS = [
+    "I found a rock on the beach with a perfect spiral pattern in it",
+    "my son picked up a shiny gold-coloured rock from a stream", "I found a round rock that rattles when I shake it",
+    "I found a flat stone with what looks like a leaf printed on it",
+    "I found a heavy black stone in a field and a magnet sticks to it",
+    "I found a grey rock full of sparkly flakes that peel off in thin layers",
+    "I found a pebble with a white band running all the way round it",
+    "I found a bullet-shaped fossil at the bottom of a cliff", "I found a light, bubbly rock that floats in water",
+    "I found a piece of rock that looks like it has tiny cogs or discs in it",
+    "I found a smooth, glassy black stone on a hike near an old volcano",
+]
+_R12A_FIND_TEMPLATES = ["{X}. What might it be?", "{X}. How can I work out what it is?", "{x}. what is it likely to be"]
+_R12A_GEO_HOBBIES = [
+    "start a rock collection", "go fossil hunting on a beach", "polish stones in a rock tumbler",
+    "open a geode without smashing the crystals", "label and display a mineral collection",
+    "find agates on a beach", "pan for gold in a river", "use a hand lens to identify minerals",
+    "read a geological map", "identify fossils", "go meteorite hunting",
+]
+_R12A_GEO_HOBBY_TEMPLATES = ["How do I {x}?", "What do I need to {x}?",
+                             "any tips for a beginner who wants to {x}"]
+_R12A_LANDSCAPES = [
+    "a valley with a flat bottom and steep sides", "layers of rock standing almost vertically in a cliff",
+    "huge boulders sitting alone in the middle of a field", "a line of springs along the bottom of a hill",
+    "a river full of round, smooth pebbles", "red sandstone cliffs with slanting lines inside each layer",
+    "a hill with a perfectly flat top",
+    "a beach of black sand", "wavy, folded layers of rock in a road cutting", "a small round lake in a crater",
+    "a limestone pavement with deep cracks", "a waterfall with a deep pool and an overhang behind it",
+    "a cliff with a dark band of coal running through it",
+]
+_R12A_LANDSCAPE_TEMPLATES = ["On a walk I saw {x}. What does that tell me about the area's history?",
+                            "What could cause {x}?", "how would a geologist explain {x}"]
+_R12A_GEO_WRITES = [
+    "a short poem from the point of view of a pebble", "a museum label for a 200-million-year-old ammonite",
+    "a story for kids about a volcano that was tired of erupting", "a one-page earthquake safety guide for a school",
+    "a dramatic opening for a documentary about Krakatoa",
+    "an Instagram caption for a photo of me holding a huge amethyst geode",
+    "a short, fun quiz about rocks and minerals for ten-year-olds",
+]
+_R12A_GEO_WRITE_TEMPLATES = ["Write {x}.", "Could you write {x}?", "i need {x}"]
+_R12A_GEO_ONEOFFS = [
+    "Describe the journey of a grain of sand from a mountaintop to a beach, told by the grain itself.",
+    "In a short table, compare igneous, sedimentary and metamorphic rocks: how they form, one example of each, "
+    "and where I might see them.",
+    "What should I do if an earthquake starts while I'm indoors?",
+    "Why are there so many different colours of sand on different beaches?",
+    "Is it legal to take rocks or fossils home from a beach or national park?",
+    "How do scientists know what's inside the Earth if nobody has ever been there?",
+    "what's the difference between a rock and a mineral",
+    "Explain plate tectonics using only things you'd find in a kitchen.",
+    "Give me a simple timeline of Earth's history from its formation to the first humans.",
+    "I'm taking my kids to a cave tour. What questions could they ask the guide?",
+    "Why are some caves full of beautiful formations and others completely bare?",
+    "What was Pangaea, and how do we know it existed?",
+    "How did Mary Anning change what people knew about fossils?",
+    "How do volcanic eruptions affect the weather around the world?",
+    "What causes the smell of sulphur near volcanoes and hot springs?",
+    "Why is Iceland so full of volcanoes and hot springs while Norway has none?",
+    "How were the Alps formed, and are they still rising?",
+    "Pretend you're a tour guide at the Grand Canyon. Explain the layers of rock to a group of tourists.",
+    "What's the best way to clean a muddy fossil without damaging it?",
+    "Why are some mountains jagged and others smooth and rounded?",
+    "What's the difference between lava and magma?",
+    "How are caves mapped by cavers?",
+    "What is a 'lost world' plateau like Mount Roraima, and how did it form?",
+    "Why does the Dead Sea keep shrinking?",
+    "How do gemstones get cut, and why are some shapes more expensive than others?",
+    "How deep is the deepest hole humans have ever dug, and why did they stop?",
+    "Which rocks would be best for building a dry stone wall, and why?",
+    "Make a comparison table of granite, marble and quartz worktops: durability, care and price.",
+    "What are the warning signs that a volcano might erupt soon?",
+    "I've inherited my grandad's rock collection and none of it is labelled. How do I start identifying it?",
+    "My seven-year-old is obsessed with rocks and fossils. How can I feed that interest without spending much?",
+]
+_R12A_GEO_TEXTS = [  # tasks on a short given text: never decorated
+    "Simplify this museum sign for young children: \"This ammonite lived in a warm, shallow sea during the Jurassic "
+    "period, approximately 180 million years ago.\"",
+    "Summarise this for a ten-year-old: \"Basalt forms when lava cools quickly at the surface, so its crystals "
+    "are tiny. Granite forms from magma that cools slowly deep underground, giving it large, visible crystals.\"",
+    "Turn this field note into a tidy paragraph: \"cliff approx 20m, grey shale layers, lots of ammonites near "
+    "base, some pyrite, layers tilt gently to the south, landslip on the east side\"",
+    "Continue this story: \"When the ground stopped shaking, the river was running the wrong way.\"",
+]
+_R12A_GEO_SUFFIX = ["Keep it short.", "Explain it simply.", "A few sentences is plenty.",
+                    "Please use examples I could see for myself."]
+
+
+@_category("geology", "geology: rocks and minerals, volcanoes, earthquakes, plate tectonics, fossils, caves and "
+                      "mountains, gemstones, rock collecting and reading the landscape")
+def _gen_geology(rng: random.Random) -> list[str]:
+    concepts = _fill_cross(("Explain {x}{y}.", "Help me understand {x}{y}."), _R12A_GEO_CONCEPTS, _R12A_GEO_AUD)
+    concepts += _fill(["On a museum trip my son asked me {x}. What's the answer?"], _R12A_GEO_CONCEPTS)
+    rocks = _fill(_R12A_ROCK_TEMPLATES, _R12A_ROCKS)
+    gems = _fill(_R12A_GEM_TEMPLATES, _R12A_GEMS)
+    landmarks = _fill(_R12A_LANDMARK_TEMPLATES, _R12A_LANDMARKS)
+    questions = _fill(_R12A_GEO_Q_TEMPLATES, _R12A_GEO_QUESTIONS)
+    finds = _fill(_R12A_FIND_TEMPLATES, _R12A_FINDS)
+    hobbies = _fill(_R12A_GEO_HOBBY_TEMPLATES, _R12A_GEO_HOBBIES)
+    landscapes = _fill(_R12A_LANDSCAPE_TEMPLATES, _R12A_LANDSCAPES)
+    writes = _fill(_R12A_GEO_WRITE_TEMPLATES, _R12A_GEO_WRITES)
+    out = (_take(rng, concepts, 80) + _take(rng, rocks, 36) + _take(rng, gems, 24) + _take(rng, landmarks, 36)
+           + _take(rng, questions, 40) + _take(rng, finds, 26) + _take(rng, hobbies, 20) + _take(rng, landscapes, 22)
+           + _R12A_GEO_ONEOFFS)
+    return _decorate_finished(rng, out, _R12A_GEO_SUFFIX, 0.12) + _take(rng, writes, 12) + _R12A_GEO_TEXTS
+
+
+# --- chemistry -------------------------------------------------------------------------
+
+_R12A_CHEM_CONCEPTS = [
+    "why iron rusts but aluminium hardly seems to corrode", "how soap lifts grease off a dirty plate",
+    "why you must never mix bleach with other cleaning products", "what the Maillard reaction is",
+    "how baking powder makes a cake rise", "why a battery eventually goes flat", "what makes an acid an acid",
+    "how the periodic table is arranged", "why noble gases hardly react with anything", "what an isotope is",
+    "how ionic and covalent bonds differ", "what a mole means in chemistry", "how a catalyst speeds up a reaction",
+    "why salt lowers the freezing point of water", "how descaler gets rid of limescale in a kettle",
+    "what happens chemically when a candle burns", "how glow sticks make light", "how a hand warmer gets hot",
+    "why water dissolves so many things", "what oxidation means", "what an exothermic reaction is",
+    "how plastics are made from oil", "why silver goes black over time", "why copper roofs turn green",
+    "how paper chromatography separates the colours in ink", "what a polymer is", "how electrolysis works",
+    "what makes a reaction reversible", "what happens to sugar when it caramelises", "why oil and water don't mix",
+    "how mayonnaise stays mixed even though it's mostly oil", "how pickling in vinegar preserves food",
+    "why some elements are radioactive", "how a fire extinguisher puts out a fire", "what the pH scale measures",
+    "why salt and ice together can freeze homemade ice cream", "what makes some reactions fizz",
+    "how indicator paper changes colour", "how diamond and graphite can both be pure carbon",
+    "how a lithium-ion battery charges and discharges",
+]
+_R12A_CHEM_AUD = ["", ", in simple terms", " for a high-school student", " in a short paragraph",
+                  " with an everyday example", ", like an enthusiastic chemistry teacher would"]
+_R12A_ELEMENTS = [
+    "hydrogen", "helium", "carbon", "oxygen", "nitrogen", "sodium", "chlorine", "iron", "copper", "gold",
+    "mercury", "lithium", "silicon", "neon", "calcium", "uranium", "aluminium", "titanium", "phosphorus",
+    "iodine", "sulfur", "lead", "silver", "magnesium", "potassium", "argon", "tungsten", "zinc", "fluorine",
+    "cobalt",
+]
+_R12A_ELEMENT_TEMPLATES = ["Tell me about the element {x}.", "What is {x} used for in everyday life?",
+                           "where is {x} on the periodic table and what does that tell me about it",
+                           "Give me three surprising facts about {x}."]
+_R12A_CHEM_CALCS = [
+    "Balance this equation: H2 + O2 → H2O.", "Balance this equation: CH4 + O2 → CO2 + H2O.",
+    "Balance this equation: Fe + O2 → Fe2O3.", "Balance this equation: Al + O2 → Al2O3.",
+    "Balance this equation: C3H8 + O2 → CO2 + H2O.", "What is the relative formula mass of CO2?",
+    "What is the relative formula mass of calcium carbonate, CaCO3?", "How many moles are in 36 g of water?",
+    "What mass of sodium chloride is 0.5 moles?",
+    "What's the concentration in g/dm³ if 10 g of salt is dissolved to make 250 cm³ of solution?",
+    "What is the percentage by mass of oxygen in water?",
+    "How many grams of carbon dioxide are made when 12 g of carbon burns completely?",
+]
+_R12A_CHEM_CALC_TEMPLATES = ["{x}", "Homework help: {x}", "I'm stuck on this one. {x}", "{x} Show each step, please."]
+_R12A_CHEM_REVISION = [
+    "What's the difference between an element, a compound and a mixture?",
+    "What are the products when hydrochloric acid reacts with sodium hydroxide?",
+    "What is made when magnesium reacts with hydrochloric acid?",
+    "Why do the group 1 metals get more reactive as you go down the group?",
+    "What's the difference between an atom and an ion?", "What type of bonding is in sodium chloride, and why?",
+    "Why does diamond have such a high melting point?", "What's the test for hydrogen gas?",
+    "What's the test for carbon dioxide?", "Why does raising the temperature speed up a reaction?",
+    "What happens to the particles in ice as it melts?", "Why are metals good conductors of electricity?",
+    "What is a neutralisation reaction? Give an example.", "Why does a larger surface area make a reaction faster?",
+    "What's the difference between a strong acid and a concentrated acid?",
+    "Why do the halogens get less reactive as you go down group 7?",
+    "How many protons, neutrons and electrons are in an atom of carbon-14?",
+    "What's the electron configuration of sodium?",
+]
+_R12A_CHEM_REVISION_TEMPLATES = ["{x}", "Revision question: {x}", "{x} Answer the way a mark scheme would want."]
+_R12A_EXPERIMENTS = [
+    "a baking soda volcano", "a red-cabbage pH indicator", "salt crystals on a string",
+    "invisible ink from lemon juice",
+    "a density tower in a jar", "a lava lamp from oil, water and a fizzy tablet", "plastic from warm milk and vinegar",
+    "rainbow patterns from felt-tip pens on coffee filters", "raisins that dance in fizzy water",
+    "a 'naked' egg with vinegar", "rainbow swirls in milk with food colouring and washing-up liquid", "a lemon battery",
+    "a balloon that blows itself up with baking soda and vinegar",
+]
+_R12A_EXPERIMENT_TEMPLATES = ["How do we make {x} at home?", "What's the chemistry behind {x}?",
+                              "we're making {x} this weekend. what should the kids notice",
+                              "Write kid-friendly step-by-step instructions for {x}, with a short safety note."]
+_R12A_CHEM_HOME = [
+    "why does vinegar get rid of limescale", "why does bicarbonate of soda get rid of bad smells in the fridge",
+    "why does bleach take the colour out of clothes",
+    "what's the difference between biological and non-biological washing powder",
+    "why does hot water clean greasy pans better than cold", "does lemon juice really lift rust stains",
+    "why does meat brown in a hot pan but go grey in a crowded one", "why do eggs go solid when you cook them",
+    "why does a cut avocado go brown", "why does milk curdle when you add lemon juice",
+    "why does a pinch of baking soda make onions brown faster", "why do my silver earrings turn my skin green",
+    "why does my cast-iron pan rust if I leave it wet", "why does a fizzy drink go flat faster when it's warm",
+    "why does salt make ice on the pavement melt", "why does my shower curtain get pink and black marks",
+    "why does toothpaste make orange juice taste awful", "why do some steam irons say to use distilled water",
+]
+_R12A_CHEM_HOME_TEMPLATES = ["{X}?", "{x}", "Chemistry question from around the house: {x}?"]
+_R12A_CHEMISTS = [
+    "Marie Curie", "Dmitri Mendeleev", "Antoine Lavoisier", "Robert Boyle", "Humphry Davy", "Michael Faraday",
+    "Dorothy Hodgkin", "Linus Pauling", "Alfred Nobel", "Fritz Haber", "John Dalton", "Percy Julian",
+    "Alice Ball", "Stephanie Kwolek", "Jabir ibn Hayyan", "Amedeo Avogadro", "Ernest Rutherford",
+    "Joseph Priestley", "Svante Arrhenius", "Rosalind Franklin", "Marie-Anne Paulze Lavoisier", "Carl Bosch",
+]
+_R12A_CHEMIST_TEMPLATES = ["What did {x} contribute to chemistry?", "What is {x} best remembered for?",
+                           "tell me the story of {x} in a few sentences"]
+_R12A_CHEM_PAIRS = [
+    ("an acid", "an alkali"), ("a physical change", "a chemical change"), ("a mixture", "a compound"),
+    ("organic chemistry", "inorganic chemistry"), ("baking soda", "washing soda"), ("an atom", "a molecule"),
+    ("an endothermic reaction", "an exothermic reaction"), ("a strong acid", "a weak acid"),
+    ("dissolving", "melting"), ("evaporation", "boiling"), ("a metal", "a non-metal"), ("a solution", "a suspension"),
+]
+_R12A_CHEM_PAIR_TEMPLATES = ["What's the difference between {x} and {y}?",
+                             "{X} versus {y}: what's the key difference, with one example of each?",
+                             "explain {x} vs {y} simply"]
+_R12A_CHEM_WRITES = [
+    "a rap about the first 20 elements", "a short story about an oxygen atom's adventure through a campfire",
+    "a silly mnemonic for the first ten elements", "a lab safety poster for a secondary school",
+    "a ten-question quiz on acids and alkalis, with answers", "a short poem about rust",
+    "a one-minute science-show script explaining why popcorn pops",
+]
+_R12A_CHEM_WRITE_TEMPLATES = ["Write {x}.", "Can you write {x}?", "write me {x}"]
+_R12A_CHEM_ONEOFFS = [
+    "Give me a two-week revision plan for a chemistry exam on atomic structure, bonding and rates of reaction.",
+    "In under 80 words, explain what a chemical reaction is, then give three examples from breakfast time.",
+    "Is 'chemical-free' on a product label actually meaningful?",
+    "Why do some cleaning products say never to mix them with anything else?",
+    "How does baking soda differ from baking powder in a recipe, chemically?",
+    "What's actually happening when bread turns into toast?",
+    "Explain why the periodic table has that odd shape with two rows floating at the bottom.",
+    "why do batteries leak",
+    "What makes superglue stick so fast?",
+    "Why do some metals, like sodium, react so violently with water?",
+    "How do chemists make new medicines, roughly, from idea to pill?",
+    "Why does a match light when you strike it?",
+    "What's the chemistry of a sourdough starter?",
+    "My teenager says chemistry is pointless. Give me five everyday things that only exist because of chemistry.",
+    "What's the difference between 'natural' and 'synthetic' vanilla flavour, chemically?",
+    "How does sunscreen protect skin, chemically speaking?",
+    "How did Mendeleev predict elements that hadn't been discovered yet?",
+    "Why is water called the universal solvent, and is that really true?",
+    "What's an easy way to remember the difference between cations and anions?",
+    "Pretend you're Marie Curie explaining your work on radioactivity to a curious reporter in 1911.",
+    "Why do onions make me cry, and what's the chemistry behind the tricks to stop it?",
+    "How do fireworks get their colours? Which metal makes which colour?",
+    "What's the difference between a chemist and a chemical engineer?",
+    "Why does a new car have that smell?",
+    "what are the most common elements in the human body",
+    "Why does the Statue of Liberty look green when it's made of copper?",
+    "How does a breathalyser detect alcohol, in simple terms?",
+    "I'm a parent helping with chemistry homework I don't remember. How do I work out the formula of "
+    "magnesium oxide from the charges on the ions?",
+    "What's the difference between hard water and soft water, and why does it matter for my kettle?",
+]
+_R12A_CHEM_TEXTS = [  # tasks on a short given text: never decorated
+    "Check my answer and explain any mistakes: \"2H2 + O2 → 2H2O is balanced because there are 2 hydrogens and 2 "
+    "oxygens on each side.\"",
+    "Summarise this for a 12-year-old: \"Rusting is an oxidation reaction in which iron reacts with oxygen and "
+    "water to form hydrated iron(III) oxide. It can be prevented by painting, oiling or galvanising the iron.\"",
+    "Rewrite this lab method as clear numbered steps: \"add 25 cm3 of acid to the flask then add the magnesium "
+    "ribbon and start the timer, record gas volume every 30 s until it stops\"",
+    "Turn this into three multiple-choice questions: \"Acids have a pH below 7, alkalis have a pH above 7, and "
+    "pure water is neutral at pH 7. Universal indicator turns red in strong acids and purple in strong "
+    "alkalis.\"",
+]
+_R12A_CHEM_SUFFIX = ["Keep it short.", "Keep it under 150 words.", "Plain English, please.",
+                     "I'm not a scientist, so keep it simple."]
+
+
+@_category("chemistry", "chemistry: everyday and kitchen chemistry, cleaning products, rust and batteries, the "
+                        "periodic table, acids and bases, safe home experiments, famous chemists and homework "
+                        "questions")
+def _gen_chemistry(rng: random.Random) -> list[str]:
+    concepts = _fill_cross(("Explain {x}{y}.", "Can you break down {x}{y}?"), _R12A_CHEM_CONCEPTS, _R12A_CHEM_AUD)
+    concepts += _fill(["My teacher went over {x} too fast. Can you go through it again?"], _R12A_CHEM_CONCEPTS)
+    elements = _fill(_R12A_ELEMENT_TEMPLATES, _R12A_ELEMENTS)
+    calcs = _fill(_R12A_CHEM_CALC_TEMPLATES, _R12A_CHEM_CALCS)
+    revision = _fill(_R12A_CHEM_REVISION_TEMPLATES, _R12A_CHEM_REVISION)
+    experiments = _fill(_R12A_EXPERIMENT_TEMPLATES, _R12A_EXPERIMENTS)
+    home = _fill(_R12A_CHEM_HOME_TEMPLATES, _R12A_CHEM_HOME)
+    chemists = _fill(_R12A_CHEMIST_TEMPLATES, _R12A_CHEMISTS)
+    pairs = _fill(_R12A_CHEM_PAIR_TEMPLATES, _R12A_CHEM_PAIRS)
+    writes = _fill(_R12A_CHEM_WRITE_TEMPLATES, _R12A_CHEM_WRITES)
+    out = (_take(rng, concepts, 72) + _take(rng, elements, 40) + _take(rng, home, 36) + _take(rng, experiments, 30)
+           + _take(rng, chemists, 30) + _take(rng, pairs, 22) + _R12A_CHEM_ONEOFFS)
+    homework = _take(rng, calcs, 28) + _take(rng, revision, 28)
+    return (_decorate_finished(rng, out, _R12A_CHEM_SUFFIX, 0.12) + homework + _take(rng, writes, 12)
+            + _R12A_CHEM_TEXTS)
+
+
+# --- energy ----------------------------------------------------------------------------
+
+_R12A_ENERGY_CONCEPTS = [
+    "how electricity gets from a power station to the socket in my wall", "what a kilowatt-hour is",
+    "the difference between kW and kWh", "how a solar panel turns sunlight into electricity",
+    "how a heat pump can give out more heat than the electricity it uses", "how a gas-fired power station works",
+    "how a nuclear power station makes electricity", "how a wind turbine turns wind into electricity",
+    "how pumped-storage hydro works like a giant battery",
+    "why the grid has to match supply and demand every second", "what causes a blackout",
+    "why electricity can cost more at some times of day", "what a smart meter actually does",
+    "what the inverter in a solar system does", "what 'baseload' power means",
+    "what the kW rating on an EV charger means", "why electric cars lose range in cold weather",
+    "what grid frequency is and why it matters", "how a home battery works alongside solar panels",
+    "how geothermal energy works", "what green hydrogen is", "what the standing charge on an energy bill is",
+    "how insulation keeps a house warm", "what an energy efficiency rating on a house means",
+    "how a combi boiler works", "what a circuit breaker does", "the difference between AC and DC electricity",
+    "why power lines carry electricity at such high voltages", "how tidal power works", "what carbon capture is",
+    "what a capacity factor is for a power station", "what 'peak demand' means for the grid",
+    "why wind and solar need storage or backup", "how a biomass power station works", "what 'net zero' means",
+    "how calories and kilowatt-hours compare as units of energy", "what standby power is",
+    "why some countries get most of their electricity from hydro", "how an electricity network restarts after a "
+    "total blackout", "what a transformer does",
+]
+_R12A_ENERGY_AUD = ["", ", in simple terms", " for a homeowner with no technical background", " in a few sentences",
+                    " with a real-life example", ", the way a friendly energy adviser would"]
+_R12A_APPLIANCES = [
+    "a kettle", "a tumble dryer", "an electric oven", "a fridge-freezer", "a washing machine", "a dishwasher",
+    "an electric shower", "a plug-in oil heater", "a gaming PC", "a TV left on standby", "an air fryer",
+    "a dehumidifier", "an electric blanket", "a slow cooker", "a hot tub", "an immersion heater",
+    "a desk fan", "a portable air conditioner", "a chest freezer in the garage", "a fish tank heater",
+]
+_R12A_APPLIANCE_TEMPLATES = ["Roughly how much does it cost to run {x}?",
+                             "How can I work out how much electricity {x} uses?",
+                             "is {x} a big drain on my electricity bill"]
+_R12A_ENERGY_PROBLEMS = [
+    "our electricity bill doubled this winter", "I live in a draughty Victorian terrace that's impossible to heat",
+    "I rent a flat with electric storage heaters and I don't understand how to use them",
+    "our gas boiler is 18 years old and the engineer says it's on its last legs",
+    "I work from home and the heating is on all day", "upstairs is always freezing and downstairs is roasting",
+    "our flat gets condensation on every window each winter",
+    "I live alone in a three-bedroom house and heating it all feels wasteful",
+    "our prepayment meter keeps running out at the worst times",
+    "my energy supplier's estimated bills are way too high",
+    "our electric radiators barely take the chill off the room",
+]
+_R12A_ENERGY_PROBLEM_TEMPLATES = ["{X}. What should I do?", "{x}. what can i do about it",
+                                  "{X}. Where would you start?"]
+_R12A_ENERGY_PLANS = [
+    "I'm thinking of putting solar panels on my south-facing roof",
+    "I've just bought my first electric car and I have a driveway",
+    "I've bought an electric car but I live in a flat with no off-street parking",
+    "I've had a smart meter fitted and want to actually use the data",
+    "we have solar panels but the electricity we export earns us almost nothing",
+    "my fixed energy tariff ends next month", "I'm thinking of switching to a time-of-use tariff",
+    "I'm considering a home battery to go with our solar panels",
+    "I'm replacing my gas boiler and wondering about a heat pump", "we're about to buy a house with an F energy rating",
+    "I want to take my electric car on a 500 km road trip", "our village is considering a community wind turbine",
+]
+_R12A_ENERGY_PLAN_TEMPLATES = ["{X}. What should I know?", "{X}. Where do I start?", "{x}. any advice",
+                               "{X}. What questions should I be asking?"]
+_R12A_ENERGY_QUESTIONS = [
+    "is it cheaper to leave the heating on low all day or only put it on when I need it",
+    "does switching things off at the wall really save money",
+    "is it cheaper to boil water in a kettle or on a gas hob",
+    "do LED bulbs really make a difference to my bill", "is it cheaper to run the dishwasher at night",
+    "does turning off radiators in rooms I don't use save money", "is an air fryer cheaper to run than the oven",
+    "do solar panels work on cloudy days", "do solar panels still make electricity in winter",
+    "how long do solar panels last", "do heat pumps work when it's below freezing outside",
+    "are electric cars really greener than petrol cars once you count the battery",
+    "is it bad to charge my electric car to 100% every night", "why does electricity cost more per unit than gas",
+    "will the grid cope if everyone switches to electric cars", "is nuclear power safe",
+    "why can't we just run everything on wind and solar", "what happens to old wind turbine blades",
+    "why do energy companies ask us to use less at peak times", "is washing clothes at 30°C really good enough",
+    "does opening the oven door after cooking help heat the kitchen", "why do my lights flicker when the kettle's on",
+    "is it worth unplugging my phone charger when it's not in use", "why is my energy bill higher in January",
+]
+_R12A_ENERGY_Q_TEMPLATES = ["{X}?", "{x}", "Quick sanity check: {x}?", "Be honest with me: {x}?"]
+_R12A_SOURCES = [
+    "coal", "natural gas", "nuclear", "onshore wind", "offshore wind", "solar", "hydroelectric", "geothermal",
+    "tidal", "biomass", "wave", "rooftop solar",
+]
+_R12A_SOURCE_TEMPLATES = ["What are the pros and cons of {x} power?",
+                          "How much of the world's electricity comes from {x} power, and is that changing?",
+                          "what's the future of {x} power",
+                          "Explain {x} power to a 12-year-old, including one downside."]
+_R12A_ENERGY_PAIRS = [
+    ("a heat pump", "a new gas boiler"), ("a smart thermostat", "a simple timer"),
+    ("a fixed tariff", "a variable tariff"),
+    ("an electric car", "a plug-in hybrid"), ("charging at home", "using public rapid chargers"),
+    ("a 7 kW home charger", "a three-pin plug"), ("wind power", "nuclear power"),
+    ("loft insulation", "double glazing"), ("an oil-filled radiator", "a fan heater"),
+    ("a combi boiler", "a system boiler with a hot water tank"),
+    ("solar panels for electricity", "solar thermal panels"),
+    ("an air-source heat pump", "a ground-source heat pump"),
+]
+_R12A_ENERGY_PAIR_TEMPLATES = ["What's the difference between {x} and {y}?", "{X} or {y}? Help me weigh them up.",
+                               "pros and cons of {x} vs {y}"]
+_R12A_ENERGY_WRITES = [
+    "a short guide for my teenagers on saving energy at home", "a polite letter to my landlord asking about insulation",
+    "a poem about a wind farm at sunset", "a newsletter piece explaining a new solar farm planned near our village",
+    "a checklist for getting a house ready for winter",
+    "a kids' story about a journey from a wind turbine to a toaster",
+    "a short script for a school assembly about where electricity comes from",
+]
+_R12A_ENERGY_WRITE_TEMPLATES = ["Write {x}.", "Can you write {x}?", "write me {x}"]
+_R12A_ENERGY_ONEOFFS = [
+    "Make a table of five home upgrades, like loft insulation or a heat pump, with rough cost, yearly savings and "
+    "payback time.",
+    "In three short paragraphs, explain how the grid works, why it needs balancing, and what I can do to help at "
+    "peak times.",
+    "My heater is 2 kW and electricity costs 30p per kWh. How much does it cost to run it for 5 hours?",
+    "Our solar panels are rated at 4 kW. Roughly how much electricity could they make on a sunny summer day?",
+    "If my EV has a 60 kWh battery and a 7 kW charger, how long will it take to charge from empty?",
+    "Explain the parts of my energy bill: unit rate, standing charge and estimated readings.",
+    "What was the 'war of the currents' between Edison and Westinghouse about?",
+    "How did people light and heat their homes before mains electricity?",
+    "What was the world's first public power station, and what did it power?",
+    "Why do some countries use 230 volts and others 120?",
+    "What happens at a power station when millions of people put the kettle on at half-time in a big match?",
+    "why does my phone charger get warm",
+    "I'm a landlord. What energy improvements would make the biggest difference for my tenants' bills?",
+    "Pretend you're an energy adviser visiting my home. What would you check first, room by room?",
+    "Is it true that a heat pump needs the radiators to be bigger?",
+    "What's the best way to heat one room cheaply when I'm working from home?",
+    "How much does the way I drive affect an electric car's range?",
+    "Give me ten energy-saving habits for a family that don't cost anything.",
+    "Why do wind turbines sometimes stand still even when it's windy?",
+    "How do countries share electricity with each other through undersea cables?",
+    "What does a power cut do to the food in my freezer, and how long is it safe if I keep the door shut?",
+    "Why are electricity pylons shaped the way they are?",
+    "How do solar panels on a roof keep working if one panel is shaded?",
+    "Compare the running costs of a gas boiler and a heat pump for a typical three-bedroom house, roughly.",
+    "What's 'vehicle-to-grid' charging, and could my car really power my house?",
+    "How does a dam decide how much water to let through to make electricity?",
+    "How do I read my electricity meter? It has two rows of numbers.",
+    "what is a power bank's mAh and how many phone charges will i get",
+    "Why did so many countries move away from coal, and why do some still burn a lot of it?",
+]
+_R12A_ENERGY_TEXTS = [  # tasks on a short given text: never decorated
+    "Turn these notes into a short, friendly email to my housemates: \"heating bill £240 this qtr, up from £150, pls "
+    "close windows when heating's on, radiator in hall stays off\"",
+    "Summarise this in plain English: \"Your Direct Debit has been reviewed. Based on your estimated annual "
+    "consumption of 2,900 kWh, your monthly payment will increase from £78 to £96 from 1 November.\"",
+    "Rewrite this for a community leaflet so it's friendly and clear: \"The scheme will install 2.5 MW of "
+    "ground-mounted photovoltaic capacity with grid connection via the existing 33 kV substation.\"",
+    "Continue this story: \"The night the whole city went dark, my grandmother was the only one who wasn't "
+    "worried.\"",
+]
+_R12A_ENERGY_SUFFIX = ["Keep it short.", "Bullet points, please.", "Plain English, please.",
+                       "Explain it without jargon."]
+_R12A_ENERGY_NUM_SUFFIX = ["Rough numbers are fine.", "Please show how you'd work it out.",
+                           "Assume electricity costs about 25p per kWh."]
+
+
+@_category("energy", "energy: electricity at home, bills and saving energy, solar panels, heat pumps, batteries and "
+                     "EV charging, the grid and power stations, renewables and fossil fuels")
+def _gen_energy(rng: random.Random) -> list[str]:
+    concepts = _fill_cross(("Explain {x}{y}.", "Can you tell me {x}{y}?"), _R12A_ENERGY_CONCEPTS, _R12A_ENERGY_AUD)
+    concepts += _fill(["Someone at work was talking about {x} and I just nodded along. Can you explain?"],
+                      _R12A_ENERGY_CONCEPTS)
+    appliances = _fill(_R12A_APPLIANCE_TEMPLATES, _R12A_APPLIANCES)
+    problems = _fill(_R12A_ENERGY_PROBLEM_TEMPLATES, _R12A_ENERGY_PROBLEMS)
+    plans = _fill(_R12A_ENERGY_PLAN_TEMPLATES, _R12A_ENERGY_PLANS)
+    questions = _fill(_R12A_ENERGY_Q_TEMPLATES, _R12A_ENERGY_QUESTIONS)
+    sources = _fill(_R12A_SOURCE_TEMPLATES, _R12A_SOURCES)
+    pairs = _fill(_R12A_ENERGY_PAIR_TEMPLATES, _R12A_ENERGY_PAIRS)
+    writes = _fill(_R12A_ENERGY_WRITE_TEMPLATES, _R12A_ENERGY_WRITES)
+    numbers = _decorate_finished(rng, _take(rng, appliances, 32), _R12A_ENERGY_NUM_SUFFIX, 0.25)
+    out = (_take(rng, concepts, 84) + _take(rng, problems, 26) + _take(rng, plans, 34) + _take(rng, questions, 48)
+           + _take(rng, sources, 32) + _take(rng, pairs, 26) + _R12A_ENERGY_ONEOFFS)
+    return (numbers + _decorate_finished(rng, out, _R12A_ENERGY_SUFFIX, 0.12) + _take(rng, writes, 12)
+            + _R12A_ENERGY_TEXTS)
+
+
+# ---------------------------------------------------------------------------------------
+# Round-12 categories (B): manners and social norms at home, at work and abroad (etiquette),
+# films and TV, how they are made and how to talk about them (film), reading, classic books
+# and literature (books), the craft of fiction and non-fiction writing (writing), coffee, tea
+# and other everyday non-alcoholic drinks (drinks), and social media and online life
+# (socialmedia).
+# ---------------------------------------------------------------------------------------
+
+# --- etiquette -------------------------------------------------------------------------
+
+_R12B_ETQ_COUNTRIES = [
+    "Japan", "South Korea", "China", "India", "France", "Germany", "Italy", "Spain", "Brazil", "Mexico", "Morocco",
+    "Egypt", "Turkey", "Thailand", "Vietnam", "Indonesia", "the United Arab Emirates", "Saudi Arabia", "Russia",
+    "Poland", "Sweden", "Finland", "the Netherlands", "Greece", "Argentina", "Nigeria", "Kenya", "Ethiopia",
+    "Israel", "the Philippines", "Australia", "Ireland", "Portugal", "Switzerland", "Peru", "Singapore",
+    "Malaysia", "Iran", "the United States", "the UK",
+]
+_R12B_ETQ_COUNTRY_TEMPLATES = [
+    "I'm visiting {x} for the first time. What manners or customs should I know about?",
+    "What etiquette mistakes do tourists often make in {x}?", "How do people usually greet each other in {x}?",
+    "what are table manners like in {x}", "Is tipping expected in {x}? If so, roughly how much?",
+    "I've been invited to dinner at a family's home in {x}. What should I bring, and how should I behave?",
+    "My company is sending me to {x} for meetings. What workplace customs should I be aware of?",
+    "Give me five do's and don'ts for a visitor to {x}.",
+    "What gestures might be rude in {x} even though they're fine elsewhere?",
+]
+_R12B_ETQ_SITUATIONS = [
+    "my coworker keeps replying-all to company-wide emails with just 'thanks'",
+    "a friend invited me to her wedding but not my partner of three years",
+    "I've forgotten the name of someone I've now met four times",
+    "my neighbour keeps parking across the end of my driveway",
+    "my in-laws turn up without warning almost every Sunday",
+    "a guest brought their dog to my dinner party without asking",
+    "a friend always orders the most expensive dish and then wants to split the bill evenly",
+    "someone gave me a gift I really dislike and keeps asking if I'm using it",
+    "a man at the gym keeps giving me advice I didn't ask for",
+    "the parents' group chat for my son's class sends messages at midnight",
+    "I've been invited to a baby shower for someone I barely know",
+    "a friend asked me to be a bridesmaid and I honestly can't afford it",
+    "my flatmate's boyfriend basically lives with us now but doesn't pay anything",
+    "a relative keeps asking when I'm going to have kids",
+    "someone is sitting in the train seat I reserved",
+    "a colleague keeps calling me by a nickname I don't like",
+    "I turned up to a party in jeans and everyone else is dressed up",
+    "a friend posted an unflattering photo of me and tagged me",
+    "I waved back at someone who was actually waving at the person behind me",
+    "my date spent most of dinner looking at their phone",
+    "a coworker microwaves fish in the office kitchen every day",
+    "my sister is bringing her kids to a wedding that clearly says no children",
+    "I wasn't invited to a friend's birthday and then saw all the photos",
+    "I accidentally called my manager 'mum' in a meeting",
+    "the people behind me at the cinema talk through the whole film",
+    "my host served a meat dish and I'm vegetarian",
+    "I'm being asked to chip in for a leaving gift for someone I've never met",
+    "a friend asked me to review her new café online and I didn't enjoy it",
+    "I was copied into an email thread where two colleagues are openly arguing",
+    "a neighbour borrowed my ladder in March and still hasn't returned it",
+    "my friend brings up her ex in every single conversation",
+    "I sent a message complaining about my boss to my boss by mistake",
+    "my partner's parents expect us at every holiday and mine feel left out",
+    "someone at a dinner keeps making jokes at my expense",
+    "I said I'd go to a party and now I really don't want to",
+    "my new colleague hugs everyone and I'm not a hugger",
+]
+_R12B_ETQ_SITUATION_TEMPLATES = [
+    "{X}. How do I handle this politely?", "{X}. What's the least awkward thing to do?",
+    "{X}. Am I overthinking it, or should I say something?", "ok so {x}. what do i do",
+    "{X}. What would good manners say here?", "{X}. Give me a couple of things I could actually say.",
+]
+_R12B_ETQ_EVENTS = [
+    "a wedding", "a baby shower", "a housewarming party", "a retirement party", "a christening", "a bar mitzvah",
+    "an engagement party", "a graduation party", "a five-year-old's birthday party",
+    "my grandparents' golden wedding anniversary", "a coworker's leaving party", "a Hindu wedding",
+    "a Chinese wedding banquet", "a Jewish wedding", "a friend's 40th birthday dinner",
+    "Christmas dinner at my partner's parents' house", "a dinner party at my boss's house", "a first communion",
+    "a Nigerian wedding", "a quinceañera", "a Korean first-birthday party",
+]
+_R12B_ETQ_EVENT_TEMPLATES = [
+    "What's a good gift for {x}, and how much is it normal to spend?",
+    "What should I wear to {x}? I never know how dressy to go.",
+    "I've been invited to {x}. What are the unwritten rules for guests?",
+    "Write a short, warm card message to go with my gift for {x}.",
+    "what's the polite thing to do if i can't make it to {x}",
+]
+_R12B_ETQ_ACTS = [
+    "wear headphones at my desk all day", "eat lunch during a video call", "leave a group chat without saying anything",
+    "reply to a long message with just a thumbs-up emoji", "keep my camera off in team meetings",
+    "send work emails late at night", "ask for a doggy bag at a nice restaurant",
+    "turn down a second helping at my mother-in-law's", "take the last slice of pizza without asking",
+    "check my texts during a film at the cinema", "decline a LinkedIn request from a coworker",
+    "mute a friend's stories on Instagram", "ask guests to chip in for food at my party",
+    "take a phone call while I'm at the checkout", "skip a coworker's leaving party",
+    "ask someone what a present cost so I can return it", "wait until after the party to open presents",
+    "eat the last biscuit in the office tin", "call someone without texting first",
+    "ask a pregnant friend if I can touch her bump", "correct someone's grammar in a group chat",
+    "wear a hat indoors", "talk about salaries with coworkers", "give a gift card instead of a real present",
+    "take photos during a wedding ceremony", "decline a dinner invitation without giving a reason",
+    "leave a party without saying goodbye", "eat a hot meal on a crowded train",
+    "arrive exactly on time to a house party", "ask guests to bring a dish to my dinner party",
+    "cancel plans on the day because I'm tired", "send a thank-you email instead of a handwritten card",
+    "bring my baby to a friend's wedding without asking", "ask a friend to take their shoes off at my door",
+    "recline my seat on a short flight", "bring my own snacks to someone else's party",
+]
+_R12B_ETQ_ACT_TEMPLATES = [
+    "Is it rude to {x}?", "is it bad manners to {x}", "Be honest: would people think less of me if I {x}?",
+    "Is it ever OK to {x}? When, and how?", "My partner and I argue about this: is it acceptable to {x}? Settle it.",
+]
+_R12B_ETQ_QS = [
+    "What's the correct order to use the cutlery at a formal dinner with lots of forks?",
+    "Where do my bread roll and napkin go at a formal dinner?",
+    "Is it rude to start eating before everyone has been served?",
+    "What do I do with an olive stone or a fish bone at a nice restaurant?",
+    "how do you eat spaghetti politely without it going everywhere",
+    "Which way should dishes be passed around the table, and does it matter?",
+    "What's good etiquette with chopsticks? What should I avoid doing?",
+    "When is it polite to eat with your hands, and when isn't it?",
+    "Explain the difference between the American and Continental ways of holding a knife and fork.",
+    "Why is tipping in US restaurants so much higher than in most of Europe?",
+    "Who should I tip at a hotel, and roughly how much?",
+    "Do people tip taxi drivers, delivery drivers and baristas? What's normal?",
+    "Is it rude not to tip if the service was genuinely bad?",
+    "What's the etiquette for tipping the guide on a 'free' walking tour?",
+    "Should I work out a tip on the bill before or after tax?",
+    "How quickly should I reply to a wedding invitation, and what if I'm not sure yet?",
+    "Is cash an acceptable wedding gift, and how do I present it nicely?",
+    "Can I wear a white patterned dress to a wedding, or is any white off-limits?",
+    "We're having a child-free wedding. How do we word that on the invitation without offending anyone?",
+    "What should I write in a sympathy card for a coworker whose father died?",
+    "What do I say to the family at a funeral when I didn't know the person who died very well?",
+    "Is it appropriate to bring children to a funeral?",
+    "What colours are appropriate at funerals in different cultures? I know it isn't always black.",
+    "A friend lost her mum a month ago. Is it OK to bring it up, or should I wait for her to?",
+    "What's the kind way to behave around a colleague who's going through a divorce?",
+    "How should I sign off a work email to someone I've never met?",
+    "Is 'Hey' too casual to open an email to a new client?", "When is it actually OK to use reply-all?",
+    "How long should I wait before chasing someone who hasn't replied to my email?",
+    "Is it unprofessional to use emojis in work chats?",
+    "What's good etiquette for video calls: cameras, muting, eating, backgrounds?",
+    "What's the polite way to leave a meeting that's running over?",
+    "How do I tell a coworker their perfume is too strong without hurting their feelings?",
+    "what's the etiquette for the office fridge and microwave",
+    "Should I bring cake into the office on my birthday, or is that old-fashioned?",
+    "Is it rude to take a phone call on speaker in a public place?", "What are the unwritten rules of group chats?",
+    "Is it rude to leave someone on read?", "How quickly should I reply to a friend's text before it seems rude?",
+    "Do people find voice notes annoying, or are they fine instead of texts?",
+    "Why do some people now think phoning without texting first is rude?",
+    "What's the etiquette for taking photos of other people's children at a school event?",
+    "Write a short guide to being a good houseguest for a week.",
+    "What should I do if I break something at someone else's house?",
+    "How do I politely let houseguests know it's time for bed?",
+    "How do I tell dinner hosts about my food allergies without seeming fussy?",
+    "My friend arrives 45 minutes late to everything. How do I bring it up kindly?",
+    "How do people exchange business cards in Japan, and why does it matter?",
+    "Why is it considered rude to show the soles of your feet in some countries?",
+    "Are there countries where arriving exactly on time to a party is actually a bit odd?",
+    "Role-play an etiquette coach. I'll describe situations and you tell me what a gracious person would do. "
+    "First one: I got two identical presents at my birthday party.",
+    "Rewrite this so it sounds polite instead of passive-aggressive: 'As per my last email, I already sent you "
+    "the file. Please check before asking again.'",
+    "Rewrite this text to my neighbour so it's friendly but clear: 'Your music was way too loud last night AGAIN. "
+    "Some of us work.'",
+    "Write a short, funny etiquette guide for a big family holiday dinner, with five rules.",
+    "Write a thank-you note to my aunt for a knitted jumper I'll never wear. Sincere, but no lies.",
+    "List ten small courtesies that make a big difference in everyday life.",
+    "Do people still appreciate handwritten thank-you notes, or is that a dying custom?",
+    "Bows, cheek kisses, handshakes: how do greetings differ around the world?",
+    "why do we say 'bless you' when someone sneezes",
+    "Should I hold a door for someone who's still quite far behind me?",
+    "How do I politely decline food I don't want when someone has cooked for me?",
+    "My 8-year-old interrupts adults constantly. How do I teach basic conversation manners?",
+    "What table manners can I realistically expect from a 5-year-old?",
+    "Who gets the armrest in the middle seat on a plane or train?",
+    "Is it fine to stay quiet at the hairdresser, or do they expect small talk?",
+    "What are some etiquette rules that have changed a lot in the last thirty years?",
+]
+_R12B_ETQ_SUFFIX = ["Keep it short.", "A short answer is fine.", "A few bullet points is fine.",
+                    "I'm in the UK, if that matters.", "I'm in the US, if that matters."]
+
+
+@_category("etiquette", "manners and social norms: table manners, gifts, weddings and funerals, tipping, workplace "
+                        "and email etiquette, customs abroad, awkward situations, phone and online manners")
+def _gen_etiquette(rng: random.Random) -> list[str]:
+    countries = _take(rng, _fill(_R12B_ETQ_COUNTRY_TEMPLATES, _R12B_ETQ_COUNTRIES), 80)
+    situations = _take(rng, _fill(_R12B_ETQ_SITUATION_TEMPLATES, _R12B_ETQ_SITUATIONS), 80)
+    events = _take(rng, _fill(_R12B_ETQ_EVENT_TEMPLATES, _R12B_ETQ_EVENTS), 45)
+    acts = _take(rng, _fill(_R12B_ETQ_ACT_TEMPLATES, _R12B_ETQ_ACTS), 60)
+    out = countries + situations + events + acts + _R12B_ETQ_QS
+    asks = [s for s in out if s.endswith("?")]  # a suffix after "Write ..." or "Rewrite ..." reads oddly
+    return _decorate_finished(rng, asks, _R12B_ETQ_SUFFIX, 0.12) + [s for s in out if not s.endswith("?")]
+
+
+# --- film ------------------------------------------------------------------------------
+
+_R12B_FILM_CLASSICS = [
+    "Casablanca", "The Godfather", "Psycho", "Jaws", "Back to the Future", "The Shawshank Redemption", "Titanic",
+    "Jurassic Park", "The Wizard of Oz", "Star Wars: A New Hope", "E.T. the Extra-Terrestrial", "Citizen Kane",
+    "Singin' in the Rain", "2001: A Space Odyssey", "The Matrix", "Toy Story", "Spirited Away", "Seven Samurai",
+    "Some Like It Hot", "Rear Window", "Raiders of the Lost Ark", "The Sound of Music", "It's a Wonderful Life",
+    "Groundhog Day", "Forrest Gump", "The Silence of the Lambs", "Alien", "Blade Runner", "The Lion King",
+    "Finding Nemo", "Inception", "Parasite", "Apollo 13", "Lawrence of Arabia", "The Princess Bride",
+    "Ghostbusters", "The Truman Show", "Up", "Bicycle Thieves", "Amélie", "Rocky", "The Dark Knight",
+    "The Grand Budapest Hotel", "Mad Max: Fury Road", "Get Out", "Roman Holiday", "Modern Times", "My Neighbour Totoro",
+]
+_R12B_FILM_CLASSIC_TEMPLATES = [
+    "Why is {x} so highly regarded, and does it hold up?", "What big ideas is {x} really about, underneath the plot?",
+    "Give me a spoiler-free pitch for {x} to convince my friend to watch it.",
+    "Spoilers are fine: how does {x} end, and why does the ending work?", "what makes {x} so rewatchable",
+    "Write a 150-word review of {x} as if it had just come out.",
+    "If I liked {x}, what three films should I watch next?", "Which scene in {x} is the most famous, and why?",
+    "Summarise the plot of {x} in five sentences.",
+]
+_R12B_FILM_DIRECTORS = [
+    "Alfred Hitchcock", "Steven Spielberg", "Akira Kurosawa", "Stanley Kubrick", "Hayao Miyazaki", "Greta Gerwig",
+    "Christopher Nolan", "Martin Scorsese", "Agnès Varda", "Wes Anderson", "Charlie Chaplin", "Billy Wilder",
+    "Spike Lee", "Ingmar Bergman", "Federico Fellini", "Jane Campion", "Bong Joon-ho", "Kathryn Bigelow",
+    "Orson Welles", "Satyajit Ray", "Guillermo del Toro", "Ridley Scott", "Sofia Coppola", "Pedro Almodóvar",
+    "Jordan Peele", "Ang Lee", "Francis Ford Coppola", "Tim Burton", "James Cameron", "Denis Villeneuve",
+    "Wong Kar-wai", "Buster Keaton", "Sergio Leone", "Nora Ephron", "Peter Jackson",
+]
+_R12B_FILM_DIRECTOR_TEMPLATES = [
+    "What is {x} best known for as a director?", "Where should a beginner start with the films of {x}?",
+    "recommend me three films by {x} and tell me why", "What can a new filmmaker learn from watching {x}'s work?",
+    "Describe the style of {x} to someone who's never seen one of their films.",
+    "What makes a film feel like it was made by {x}?",
+]
+_R12B_FILM_TECHNIQUES = [
+    "a tracking shot", "the Kuleshov effect", "a jump cut", "the 180-degree rule", "a montage", "colour grading",
+    "Foley sound", "non-diegetic sound", "a match cut", "shallow depth of field", "a dolly zoom",
+    "a practical effect", "green-screen compositing", "a MacGuffin", "a cold open", "shot-reverse-shot",
+    "an establishing shot", "a long unbroken take", "ADR (re-recording dialogue after filming)", "a Dutch angle",
+    "slow motion", "stop-motion animation", "a voice-over", "cross-cutting", "a fade to black", "an extreme close-up",
+    "handheld camera work", "a split screen", "a point-of-view shot", "a freeze frame",
+]
+_R12B_FILM_TECHNIQUE_TEMPLATES = [
+    "What is {x} in filmmaking, and why would a director use it?",
+    "explain {x} like it's my first day of film school",
+    "Give me a famous example of {x} and explain what it adds.",
+    "How could I use {x} in a short film shot on a phone?",
+]
+_R12B_FILM_AUDIENCES = [
+    "a family movie night with kids aged 6 and 10", "a first date at home", "a sleepover with five 12-year-olds",
+    "a night when I just want a good cry", "a rainy Sunday afternoon on my own", "a long-haul flight",
+    "a Halloween party with people who scare easily", "a friend who says they hate subtitles",
+    "a teenager who thinks old films are boring", "a cosy Christmas Eve", "a night in after a terrible week",
+    "a couple who can never agree (one likes sci-fi, the other romcoms)", "my grandparents, who love old musicals",
+    "my dad, who only really watches westerns", "a film club that has seen all the obvious classics",
+    "someone learning French", "a summer evening with a projector in the garden", "a 1990s nostalgia night",
+    "a book club that wants an adaptation to discuss", "friends who want something funny but not stupid",
+    "a seven-year-old who loves animals", "a night when I'm too tired for anything complicated",
+    "someone who's never seen a Studio Ghibli film", "a class of 14-year-olds studying storytelling",
+    "a date with someone who loves horror when I don't",
+]
+_R12B_FILM_AUDIENCE_TEMPLATES = [
+    "Recommend three films for {x}, with one line on why each works.", "what should we watch? it's for {x}",
+    "I need a film for {x}. Nothing over two hours, please.", "Suggest one classic and one recent film for {x}.",
+    "Put together a double bill for {x}, and explain how the two films go together.",
+]
+_R12B_FILM_GENRES = [
+    "film noir", "the western", "screwball comedy", "the heist film", "the movie musical", "found-footage horror",
+    "the romantic comedy", "the spaghetti western", "the disaster movie", "the road movie", "the courtroom drama",
+    "the biopic", "the mockumentary", "the coming-of-age film", "the superhero film", "the war film",
+    "the sports underdog film", "the slasher film", "the Bollywood musical", "the martial arts film",
+    "the psychological thriller", "the period drama", "the monster movie", "the nature documentary",
+    "the buddy cop film", "the time-loop film", "the French New Wave", "Italian neorealism",
+    "German Expressionist cinema", "the space opera",
+]
+_R12B_FILM_GENRE_TEMPLATES = [
+    "What are the classic ingredients of {x}?", "Give me a short history of {x} and a few key films to watch.",
+    "why do people love {x} so much", "Write a pitch for a new film in the style of {x}, set in a small seaside town.",
+    "Which modern films still borrow from {x}, and how?",
+]
+_R12B_FILM_QS = [
+    "What does a film director actually do on set all day?",
+    "What's the difference between a producer and an executive producer?",
+    "What does a cinematographer do that the director doesn't?",
+    "How are films edited? Walk me through what happens after filming ends.",
+    "How does a film get its sound? I heard most of it is added later.",
+    "How do casting directors choose actors for a role?", "What is a storyboard, and does every film use one?",
+    "What does a script supervisor do?", "What happens at a table read?",
+    "Why do big films cost so much to make? Where does the money go?",
+    "How long does it take to make an animated feature like Toy Story?",
+    "How does screenplay formatting work? Show me a short example scene.",
+    "Write the first page of a screenplay about two strangers stuck in a lift.",
+    "What's a logline? Write three for a film about a retired astronaut who opens a bakery.",
+    "Why is one page of a script supposed to equal about one minute of screen time?",
+    "What makes a good film review? Give me a simple structure.",
+    "Rewrite this review so it's less harsh but still honest: 'This film was a boring, overlong mess and the "
+    "acting was terrible.'",
+    "Why do people say the book is always better than the film? Is that true?",
+    "How do trailers manage to make bad films look good?", "How are Oscar winners chosen?",
+    "Why are so many new films remakes, sequels and reboots?",
+    "What is a director's cut, and why do some films have several versions?",
+    "How is writing for TV different from writing a film?", "What does a TV showrunner do?",
+    "Why do TV series end seasons on cliffhangers?",
+    "How did silent films tell stories without dialogue?",
+    "When did films start having sound, and how did that change Hollywood?",
+    "Why are old films in black and white? Was colour impossible back then?",
+    "What was the Hays Code, and how did it shape old Hollywood films?", "How are dangerous stunts filmed safely?",
+    "How did they make the dinosaurs in Jurassic Park look so real in 1993?",
+    "Why do horror films often work so well on small budgets?", "What's a cult film, and how does a film become one?",
+    "how do movies make money now that everyone streams", "why do cinemas show so many adverts before the film",
+    "Give me a ten-film starter list for world cinema, one film per country.",
+    "I want to start a film club at work. How do we pick films and run the discussion?",
+    "Write five discussion questions for a film club watching Casablanca.",
+    "Pretend you're a film critic in 1977 seeing Star Wars on opening night. Write your reaction.",
+    "Describe a scene from an imaginary thriller using only camera directions.",
+    "Write a short scene in screenplay format where a barista realises a regular customer is a time traveller.",
+    "How do actors cry on cue?", "What's the difference between acting on stage and acting on film?",
+    "What makes a good film score? Name a few famous film composers.",
+    "Why does the two-note music in Jaws work so well?",
+    "i always fall asleep during slow films. how do i learn to enjoy them",
+    "What order should a first-timer watch the Star Wars films in?",
+    "What's the difference between a documentary and a docudrama?",
+    "How do I make a short film with just my phone and two friends?",
+    "How do film festivals like Cannes and Sundance work?",
+    "What is the Bechdel test, and what does it not tell you about a film?",
+    "What's the difference between a miniseries and an ordinary TV series?",
+    "Why do some classic films feel slow to modern audiences?",
+    "Explain the three-act structure using The Wizard of Oz as the example.",
+    "my friends and I can never agree on a film. give me a fair system for choosing",
+]
+_R12B_FILM_SUFFIX = ["Keep it short.", "Assume I'm not a film buff.", "A few sentences is fine.",
+                     "Bullet points are fine."]
+
+
+@_category("film", "films and TV: genres, directors and classic films at a lay level, how films are made, "
+                   "recommendations for a mood or group, endings, reviews and screenwriting basics")
+def _gen_film(rng: random.Random) -> list[str]:
+    classics = _take(rng, _fill(_R12B_FILM_CLASSIC_TEMPLATES, _R12B_FILM_CLASSICS), 95)
+    directors = _take(rng, _fill(_R12B_FILM_DIRECTOR_TEMPLATES, _R12B_FILM_DIRECTORS), 45)
+    techniques = _take(rng, _fill(_R12B_FILM_TECHNIQUE_TEMPLATES, _R12B_FILM_TECHNIQUES), 45)
+    audiences = _take(rng, _fill(_R12B_FILM_AUDIENCE_TEMPLATES, _R12B_FILM_AUDIENCES), 45)
+    genres = _take(rng, _fill(_R12B_FILM_GENRE_TEMPLATES, _R12B_FILM_GENRES), 45)
+    out = classics + directors + techniques + audiences + genres + _R12B_FILM_QS
+    asks = [s for s in out if s.endswith("?")]  # no "Write a 150-word review ... Bullet points are fine."
+    return _decorate_finished(rng, asks, _R12B_FILM_SUFFIX, 0.12) + [s for s in out if not s.endswith("?")]
+
+
+# --- books -----------------------------------------------------------------------------
+
+_R12B_BOOKS = [  # (title, author)
+    ("Pride and Prejudice", "Jane Austen"), ("Nineteen Eighty-Four", "George Orwell"),
+    ("To Kill a Mockingbird", "Harper Lee"), ("Jane Eyre", "Charlotte Brontë"),
+    ("Wuthering Heights", "Emily Brontë"), ("Great Expectations", "Charles Dickens"),
+    ("Moby-Dick", "Herman Melville"), ("The Great Gatsby", "F. Scott Fitzgerald"), ("Frankenstein", "Mary Shelley"),
+    ("Dracula", "Bram Stoker"), ("Crime and Punishment", "Fyodor Dostoevsky"), ("Anna Karenina", "Leo Tolstoy"),
+    ("Don Quixote", "Miguel de Cervantes"), ("One Hundred Years of Solitude", "Gabriel García Márquez"),
+    ("Things Fall Apart", "Chinua Achebe"), ("The Catcher in the Rye", "J. D. Salinger"),
+    ("Of Mice and Men", "John Steinbeck"), ("The Grapes of Wrath", "John Steinbeck"),
+    ("Lord of the Flies", "William Golding"), ("Brave New World", "Aldous Huxley"),
+    ("Little Women", "Louisa May Alcott"), ("The Odyssey", "Homer"), ("Hamlet", "William Shakespeare"),
+    ("Macbeth", "William Shakespeare"), ("Middlemarch", "George Eliot"), ("Beloved", "Toni Morrison"),
+    ("The Handmaid's Tale", "Margaret Atwood"), ("Animal Farm", "George Orwell"),
+    ("Fahrenheit 451", "Ray Bradbury"), ("The Hobbit", "J. R. R. Tolkien"), ("Mrs Dalloway", "Virginia Woolf"),
+    ("The Old Man and the Sea", "Ernest Hemingway"), ("Alice's Adventures in Wonderland", "Lewis Carroll"),
+    ("The Picture of Dorian Gray", "Oscar Wilde"), ("Les Misérables", "Victor Hugo"),
+    ("The Metamorphosis", "Franz Kafka"), ("Their Eyes Were Watching God", "Zora Neale Hurston"),
+    ("Rebecca", "Daphne du Maurier"), ("The Little Prince", "Antoine de Saint-Exupéry"),
+    ("Gulliver's Travels", "Jonathan Swift"), ("Treasure Island", "Robert Louis Stevenson"),
+    ("The Secret Garden", "Frances Hodgson Burnett"), ("Never Let Me Go", "Kazuo Ishiguro"),
+    ("A Christmas Carol", "Charles Dickens"), ("Heart of Darkness", "Joseph Conrad"), ("Persuasion", "Jane Austen"),
+    ("The Count of Monte Cristo", "Alexandre Dumas"), ("War and Peace", "Leo Tolstoy"),
+    ("Emma", "Jane Austen"), ("Romeo and Juliet", "William Shakespeare"),
+]
+_R12B_BOOK_TEMPLATES = [
+    "What is {x} by {y} about? No spoilers, please.", "What big ideas is {x} exploring, beyond the story itself?",
+    "Summarise {x} in one paragraph for a student who's about to study it.",
+    "Is {x} worth reading today, or is it mostly famous for being famous?",
+    "i'm finding {x} really hard going. any tips for getting through it",
+    "What makes {y}'s {x} stand out from other books of its time?",
+    "Give me five discussion questions about {x} that would get a book club arguing.",
+    "Which character in {x} is the most interesting to talk about, and why?",
+    "I loved {x}. What should I pick up next, and why?",
+    "Write a spoiler-free back-cover blurb for {x} in a modern, punchy style.",
+]
+_R12B_LIT_TERMS = [
+    "an unreliable narrator", "foreshadowing", "dramatic irony", "stream of consciousness", "magical realism",
+    "an allegory", "satire", "a motif", "an antihero", "in medias res", "free indirect speech", "Chekhov's gun",
+    "a frame narrative", "pathetic fallacy", "a red herring", "a foil character", "symbolism", "personification",
+    "a tragic flaw", "catharsis", "an extended metaphor", "an omniscient narrator", "a soliloquy", "irony",
+    "an archetype", "juxtaposition", "hyperbole", "an oxymoron", "imagery", "a cliffhanger",
+]
+_R12B_LIT_TERM_TEMPLATES = [
+    "What is {x}? Give me an example from a well-known book, play or poem.",
+    "explain {x} simply, i have an english exam tomorrow",
+    "How do I spot {x} when I'm reading, and what should I say about it in an essay?",
+    "Write a short paragraph that shows {x} in action, then point out where it happens.",
+]
+_R12B_READER_TASTES = [
+    "I loved The Hunger Games and want something similar for adults",
+    "I only read non-fiction but want to try a novel",
+    "I haven't read a book since school and want to get back into it", "I like cosy mysteries with no gore",
+    "I want a classic that isn't too long", "I'm going on holiday and want a gripping page-turner",
+    "my 11-year-old has finished every Harry Potter book and wants more",
+    "I loved Sapiens and want more big-picture history", "I'm into Agatha Christie and want more golden-age crime",
+    "I want short stories I can read on my commute",
+    "I liked Pride and Prejudice but found Dickens far too long",
+    "I want a book that will actually make me laugh out loud", "I've had a hard year and want something gentle",
+    "I loved The Lord of the Rings and want more epic fantasy", "I want to read more books by African authors",
+    "I want to read more books in translation",
+    "I want science fiction that's about ideas rather than space battles",
+    "I want a book that explains economics without any maths",
+    "my grandmother loves historical fiction set during the Second World War",
+    "I want a thriller I can finish in a weekend", "I love books about nature and long walks",
+    "I want an audiobook for a ten-hour drive", "my teenage son says reading is boring but he loves football",
+    "I want a graphic novel for someone who's never read one",
+    "I loved Little Women as a kid and want something with the same warmth",
+    "I want a novel set in Japan", "I enjoy books where the setting feels like a character",
+]
+_R12B_READER_TASTE_TEMPLATES = [
+    "{X}. Any suggestions?", "{X}. Suggest three books, with a sentence on why each fits.",
+    "Book recommendation request: {x}.", "ok so {x}. what would you recommend",
+]
+_R12B_POEM_FORMS = [
+    "a haiku", "a sonnet", "a limerick", "a villanelle", "free verse", "a ghazal", "a tanka", "an ode", "a ballad",
+    "blank verse", "a cinquain", "a pantoum", "an acrostic poem", "a sestina", "an elegy", "a prose poem",
+    "a concrete poem", "terza rima",
+]
+_R12B_POEM_FORM_TEMPLATES = [
+    "What are the rules of {x}? Show me a short example.", "how is {x} different from other kinds of poem",
+    "Can you name a famous example of {x} and who wrote it?",
+]
+_R12B_POEM_WRITE_FORMS = [
+    "a haiku", "a sonnet", "a limerick", "a villanelle", "a short free-verse poem", "a tanka", "an ode", "a ballad",
+    "a cinquain", "an acrostic poem", "a prose poem",
+]
+_R12B_POEM_TOPICS = [
+    "a library on a rainy afternoon", "the last page of a good book", "a second-hand bookshop",
+    "reading under the covers with a torch", "a library book returned thirty years late",
+    "a note found inside a second-hand book",
+]
+_R12B_BOOK_QS = [
+    "How do book clubs usually work? I want to start one with my neighbours.",
+    "Write a friendly invitation for a new book club that meets once a month at the local library.",
+    "How should a book club choose what to read so everyone stays interested?",
+    "Our book club ends up chatting about everything except the book. How do we keep it on track?",
+    "Give me ten book club picks that spark good discussion, with a line on each.",
+    "How can I read more when I'm busy and tired in the evenings?", "is it ok to give up on a book halfway through",
+    "Does listening to an audiobook count as reading?", "How do people manage to read 50 books a year?",
+    "Paper books or an e-reader? Give me the pros and cons.", "How can I remember more of what I read?",
+    "How do I take notes on a non-fiction book without it feeling like homework?",
+    "I used to love reading but I've lost the habit. How do I get it back?",
+    "How can I get my 9-year-old excited about reading?",
+    "What do public libraries offer besides books that people often don't know about?",
+    "How does an interlibrary loan work?", "How does the Dewey Decimal System organise books?",
+    "What was the Library of Alexandria, and what do we actually know about it?",
+    "How were books copied and shared before the printing press?",
+    "What's the difference between literary fiction and genre fiction?",
+    "What's the difference between a novel, a novella and a short story?",
+    "What makes a book a 'classic'? Who decides?", "Why do so many classic novels start slowly?",
+    "Why is Shakespeare so hard to read, and how can I make it easier?",
+    "Tell me what happens in Hamlet in a few plain sentences.",
+    "How are The Hobbit and The Lord of the Rings different in tone and audience?",
+    "Who were the Brontë sisters, and what did each of them write?", "Why is Jane Austen still so popular?",
+    "What makes Agatha Christie's mysteries so satisfying?",
+    "What's the difference between a memoir and an autobiography?",
+    "Recommend five classic short stories I can read in an evening.",
+    "Write a one-star online review of Pride and Prejudice from a very grumpy modern reader.",
+    "Rewrite the opening of A Tale of Two Cities as a modern text message.",
+    "Summarise The Odyssey as a series of eight short social media posts.",
+    "What happens at the end of Of Mice and Men, and why does it hit so hard?",
+    "What does the green light mean in The Great Gatsby?",
+    "What is Big Brother in Nineteen Eighty-Four, and why has the name stuck?",
+    "Why do people call Frankenstein one of the first science fiction novels?",
+    "What are some good novels for someone learning English as a second language?",
+    "Are graphic novels 'proper' books? Make the case.", "What's the difference between poetry and prose?",
+    "How do I read a poem when I always feel like I'm missing the point?",
+    "What is the Booker Prize, and how are winners chosen?",
+    "Who are some well-known winners of the Nobel Prize in Literature?",
+    "how do i organise my bookshelves so i can actually find things",
+    "Write a short poem about the smell of old books.",
+    "Write a letter from a library book to the reader who returned it six months late.",
+    "Pretend you're a librarian. I just finished Rebecca and loved it. What do you hand me next?",
+    "Why are some books banned from school libraries, and what reasons are usually given?",
+    "What's a reading slump, and how do people get out of one?",
+    "Make me a 12-month reading challenge with one theme per month.",
+    "How do I write a good book report for school? Give me a structure.",
+    "Are audiobooks always narrated by the author? How are they made?",
+    "Why do some classics have so many translations, and how do I choose one?",
+    "What is fan fiction, and does it have a longer history than people think?",
+    "What's the best order to read the Narnia books in? People seem to argue about it.",
+    "Who was Sherlock Holmes's creator, and which story should I start with?",
+    "Why is Don Quixote sometimes called the first modern novel?",
+    "What makes a novel Gothic? Name a few classic examples.",
+    "What is dystopian fiction, and why is it so popular with teenagers?",
+    "What's an epistolary novel? Name a few famous ones.", "What is a bildungsroman? Give me three famous examples.",
+    "What is the hero's journey, and which famous stories follow it?",
+    "Who was Toni Morrison, and where should I start with her books?",
+    "Which famous books were rejected many times before they were published?",
+    "What's the difference between young adult and middle-grade books?",
+    "I want to read more poetry. Which poets are good starting points?",
+]
+_R12B_BOOK_SUFFIX = ["Keep it short.", "Explain it simply.", "Bullet points are fine.", "A paragraph is plenty."]
+
+
+@_category("books", "reading and literature: classic and popular books and authors, literary terms, book clubs, "
+                    "reading habits, recommendations by taste, poetry forms and libraries")
+def _gen_books(rng: random.Random) -> list[str]:
+    books = _take(rng, _fill(_R12B_BOOK_TEMPLATES, _R12B_BOOKS), 110)
+    terms = _take(rng, _fill(_R12B_LIT_TERM_TEMPLATES, _R12B_LIT_TERMS), 55)
+    tastes = _take(rng, _fill(_R12B_READER_TASTE_TEMPLATES, _R12B_READER_TASTES), 52)
+    forms = _take(rng, _fill(_R12B_POEM_FORM_TEMPLATES, _R12B_POEM_FORMS), 25)
+    poems = _take(rng, _fill_cross(["Write {x} about {y}."], _R12B_POEM_WRITE_FORMS, _R12B_POEM_TOPICS), 20)
+    out = books + terms + tastes + forms + poems + _R12B_BOOK_QS
+    asks = [s for s in out if s.endswith("?")]  # no "Write a ... blurb ... Explain it simply."
+    return _decorate_finished(rng, asks, _R12B_BOOK_SUFFIX, 0.12) + [s for s in out if not s.endswith("?")]
+
+
+# --- writing ---------------------------------------------------------------------------
+
+_R12B_WRITING_PROBLEMS = [
+    "my dialogue sounds stiff and every character talks the same", "my villain feels like a cardboard cut-out",
+    "the middle of my story sags", "I can never decide between first person and third person",
+    "my opening chapter is mostly backstory", "my protagonist is passive and things just happen to her",
+    "my short stories all end too abruptly", "my descriptions are either too sparse or far too long",
+    "I keep switching tenses without noticing", "my beta readers say they don't care about my main character",
+    "my plot twist is too easy to guess", "I keep jumping between characters' thoughts in the same scene",
+    "my fantasy world has lots of lore and not much story", "my love interest has no personality",
+    "every chapter ends the same way", "every scene in my novel is two people talking in a kitchen",
+    "my action scenes are confusing to follow", "my short story has far too many characters",
+    "I write great beginnings but never finish anything", "my jokes don't land on the page",
+    "my first draft is 40,000 words too long", "readers guess the killer in my mystery by chapter three",
+    "my 12-year-old narrator sounds like a 40-year-old", "my sci-fi story opens with a huge info-dump",
+    "my characters keep agreeing with each other, so there's no tension",
+]
+_R12B_WRITING_PROBLEM_TEMPLATES = [
+    "{X}. How do I fix it?", "{X}. What techniques do professional writers use for this?",
+    "writing problem: {x}. help", "{X}. Can you give me an exercise to practise fixing this?",
+    "I'm stuck: {x}. Where should I start?",
+]
+_R12B_CRAFT_IDEAS = [
+    "'show, don't tell'", "point of view", "pacing", "subtext in dialogue", "a character arc", "the inciting incident",
+    "raising the stakes", "a story's theme", "a writer's voice", "tension", "worldbuilding", "a strong opening line",
+    "conflict", "close third person", "second-person narration", "a flashback", "a satisfying ending",
+    "sensory detail", "a character's want versus their need", "the rule of three", "a ticking clock",
+    "a narrative hook", "scene-setting", "an unlikeable but compelling protagonist", "internal monologue",
+    "dialogue tags",
+]
+_R12B_CRAFT_IDEA_TEMPLATES = [
+    "Explain {x} with a before-and-after example.", "What do writing teachers mean when they talk about {x}?",
+    "What's the most common mistake beginners make with {x}?",
+    "Write a 100-word scene that demonstrates {x}, then explain how it does it.",
+]
+_R12B_NONFICTION = [
+    "a personal essay about moving to a new country", "a college application essay about a time I failed",
+    "a blog post about my first year keeping bees", "an opinion column about four-day working weeks",
+    "a travel blog post about a rainy week in Lisbon", "a monthly newsletter for my pottery studio",
+    "a persuasive essay on school uniforms", "a review of a local café for my blog",
+    "a how-to post on repotting houseplants", "a memoir chapter about childhood summers at my grandparents' farm",
+    "an 'about me' page for my photography website", "a LinkedIn article about changing careers at 45",
+    "a funny column about my daily commute", "a history essay on the causes of the First World War",
+    "a food blog post with a short story before the recipe",
+    "a blog post about learning to run at 50", "a compare-and-contrast essay on two poems",
+    "a speech for my grandmother's 90th birthday",
+]
+_R12B_NONFICTION_TEMPLATES = [
+    "I'm writing {x}. How should I structure it?", "Give me three possible opening lines for {x}.",
+    "What would make {x} stand out rather than just be fine?",
+    "i need to write {x} and i'm stuck on the first paragraph",
+    "Make me an outline for {x}, with a note on what goes in each section.",
+]
+_R12B_OPENING_LINES = [
+    "The lighthouse keeper had not spoken to anyone in eleven days when the knock came.",
+    "Nobody in the village could remember who had planted the tree, but everyone agreed it was getting closer.",
+    "My grandmother left me three things: a key, a recipe and a list of people never to trust.",
+    "The last bus of the night was empty except for a man holding a birthday cake.",
+    "On the morning of her wedding, Priya found a letter addressed to her in her own handwriting.",
+    "The robot had been built to water the plants, and it had never once asked why.",
+    "It rained for the whole of August, and by September the town had started to float.",
+    "Dad said the attic was off-limits, which is exactly why we went up there.",
+    "The first thing I noticed about the new teacher was that she didn't have a shadow.",
+    "Every Tuesday at four, someone left a single lemon on our doorstep.",
+    "The map said the island was two miles wide; the island disagreed.",
+    "By the time the detective arrived, the parrot had already told everyone who did it.",
+    "When the power went out, the whole street came outside and met each other for the first time.",
+    "I found the note in a library book I had borrowed twice before.",
+    "The ship's cook was the only one who knew we were lost.",
+    "Mrs Okafor had run the corner shop for forty years and had never once closed early, until today.",
+    "The dog came home wearing a collar none of us had ever seen.",
+    "There were eight chairs at the dinner table and only seven of us.",
+    "The summer I turned twelve, I decided to become a pirate.",
+    "The letter was postmarked 1987 and had only just arrived.",
+    "Grandpa's old radio only picked up one station, and it was broadcasting tomorrow's news.",
+    "Snow fell in the desert, and the camels were not impressed.",
+]
+_R12B_OPENING_TEMPLATES = [
+    'Continue this story opening for about 150 words: "{x}"',
+    'Here\'s the first line of a story: "{x}" What genre does it suggest, and what might happen next?',
+    'Is this a strong opening line? Why or why not? "{x}"', 'Write the next three sentences after this: "{x}"',
+]
+_R12B_STYLE_QS = [  # grammar and style points not already covered by the language category
+    "Is it OK to start a sentence with 'and' or 'but'?", "Can I end a sentence with a preposition?",
+    "How do I punctuate dialogue correctly? Show me a few examples.",
+    "When should I use an em dash, and when is a comma or brackets better?",
+    "Should numbers be written as words or digits in an essay?", "How long should a paragraph be?",
+    "Is it wrong to use 'they' for one person in formal writing?", "What's the difference between 'lay' and 'lie'?",
+    "How many adverbs is too many? Everyone says to cut them.", "What's wrong with using 'very' all the time?",
+    "How do I avoid repeating the same word in a paragraph without sounding like a thesaurus?",
+    "When should I use italics instead of quotation marks?",
+]
+_R12B_WRITING_QS = [
+    "I've had writer's block for three months. What actually helps?", "Is writer's block real, or is it just fear?",
+    "Give me a 15-minute daily writing routine for someone with a full-time job.",
+    "How do I get a literary agent for my novel? Explain the process from finished draft to offer.",
+    "What's a query letter, and what should it include?",
+    "Should I self-publish or go the traditional route? Pros and cons.", "How long should a first novel be?",
+    "What's a synopsis, and how is it different from a blurb?",
+    "How do I take criticism from a writing group without getting defensive?",
+    "How do I give useful feedback on a friend's short story?",
+    "I've just finished a first draft. What should I look at first when I revise?",
+    "What's the difference between editing, copy-editing and proofreading?",
+    "How do I know when my novel is finished?",
+    "Cut this paragraph by half without losing the meaning: 'At this point in time, it is my personal belief that "
+    "we should actually consider the possibility of perhaps moving the meeting to a later date, due to the fact "
+    "that many people are not able to attend.'",
+    "Make this sentence less wordy: 'The reason why I am writing this email is because I wanted to ask whether "
+    "or not you might have some time.'",
+    "Tighten this opening line and explain what you changed: 'It was a dark and stormy night, and the rain was "
+    "falling down heavily from the dark, cloudy sky above.'",
+    "Rewrite this dialogue so it has more subtext: 'I'm angry that you forgot my birthday,' said Maria. 'I'm "
+    "sorry, I was busy with work,' said Tom.",
+    "Give me ten writing prompts for a rainy afternoon.", "Give me a writing exercise for practising dialogue.",
+    "What's a good exercise for finding my own writing voice?",
+    "How do I write a convincing character who is very different from me?",
+    "How do I write a twist ending without cheating the reader?",
+    "How do I name characters in a fantasy novel so the names don't sound silly?",
+    "What's flash fiction? Write an example in under 100 words.", "How do I start a blog that people actually read?",
+    "How often should I post on a blog, and how long should posts be?",
+    "Write five possible titles for a blog post about learning to bake bread at 60.",
+    "How do I write a personal essay that isn't just a diary entry?",
+    "What's the five-paragraph essay, and when should I move beyond it?",
+    "How do I write a strong thesis statement? Show me a weak one and a strong one.",
+    "How do I write a conclusion that doesn't just repeat my introduction?",
+    "What does 'kill your darlings' mean?", "Should I write every day, even if what I write is bad?",
+    "How do I write about my family in a memoir without upsetting them?",
+    "How do I make my writing sound less stiff and formal?", "Should I outline my novel or just start writing?",
+    "Is writing a 50,000-word draft in one month a good idea or a recipe for a mess?",
+    "Pretend you're a tough but kind writing teacher. Before I paste my opening page, tell me what you'll look "
+    "for first.",
+    "Write a short pep talk for a writer who's about to give up on their first novel.",
+    "What do magazine editors look for in a short story submission?",
+    "How do I find literary magazines to submit my short stories to?",
+    "Do I need a prologue, or should I just start with chapter one?",
+    "Help me write a one-sentence pitch for my novel about a retired detective who takes up beekeeping.",
+    "My writing group meets next week and I have to bring 500 words. Give me three quick ideas.",
+    "how do you actually finish a novel when you have a job and kids",
+    "What can fiction writers learn from reading poetry?",
+    "What's the difference between a plot and a story?",
+    "How do I write a good author bio for a short story competition?",
+    "What's the difference between a short story and a vignette?", "How do I write a villain whose motives make sense?",
+    "How many point-of-view characters can a novel have before it gets confusing?",
+    "How do I describe a character's appearance without the 'looking in the mirror' cliché?",
+    "How do I write a believable romance without it getting cheesy?",
+    "What does a developmental editor do, and do I need one before querying agents?",
+    "Give me a checklist for a final read-through before I submit a short story.",
+    "How do I write a newsletter that people actually open?",
+    "How do I write an opinion piece for my local newspaper? What do editors want?",
+    "How do I turn my travel diary into essays people would want to read?",
+    "Write a 50-word story with a clear beginning, middle and end.",
+    "Give me a 30-day writing challenge with one small exercise a day.",
+    "Give me five exercises for writing better descriptions of places.",
+    "What's a 'beat' in a scene, and why do editors talk about them?",
+    "How do I research a historical novel without drowning in research?",
+    "How should I format a manuscript before sending it to an agent?",
+    "What is a writing residency, and how do people get one?",
+    "What makes a children's picture book work? I want to write one.",
+    "How do I write for teenagers without sounding like an adult trying too hard?",
+    "How do I handle time jumps in a novel without confusing readers?",
+    "Why do writers read their drafts out loud? What does it catch?",
+    "What's the difference between a story's theme and its moral?",
+    "How do I write a quiet scene where not much happens but it still feels important?",
+    "Write the same sentence in the active and the passive voice, and explain when each works better.",
+    "Is it OK to use real places and brand names in my novel?",
+    "what's the best way to write a novel on my phone during my commute",
+    "i keep rewriting chapter one over and over. how do i move on",
+]
+_R12B_WRITING_SUFFIX = ["Keep it short.", "Give me a concrete example.", "Be blunt.", "Bullet points are fine."]
+
+
+@_category("writing", "the craft of writing: plot, character, dialogue and point of view, essays and blogging, "
+                      "editing and revision, writer's block, grammar and style, getting published, exercises")
+def _gen_writing(rng: random.Random) -> list[str]:
+    problems = _take(rng, _fill(_R12B_WRITING_PROBLEM_TEMPLATES, _R12B_WRITING_PROBLEMS), 80)
+    ideas = _take(rng, _fill(_R12B_CRAFT_IDEA_TEMPLATES, _R12B_CRAFT_IDEAS), 60)
+    nonfiction = _take(rng, _fill(_R12B_NONFICTION_TEMPLATES, _R12B_NONFICTION), 60)
+    openings = _take(rng, _fill(_R12B_OPENING_TEMPLATES, _R12B_OPENING_LINES), 40)
+    out = problems + ideas + nonfiction + _R12B_STYLE_QS
+    asks = [s for s in out if s.endswith("?")]  # no "Write a 100-word scene ... Be blunt."
+    return (_decorate_finished(rng, asks, _R12B_WRITING_SUFFIX, 0.12) + [s for s in out if not s.endswith("?")]
+            + openings + _R12B_WRITING_QS)
+
+
+# --- drinks ----------------------------------------------------------------------------
+
+_R12B_BREWERS = [
+    "a French press", "a V60 pour-over cone", "an AeroPress", "a stovetop moka pot", "a Chemex",
+    "an ordinary drip machine", "a Turkish cezve", "a Vietnamese phin filter", "a siphon brewer",
+    "a home espresso machine", "a percolator", "a cheap manual espresso maker",
+]
+_R12B_BREWER_TEMPLATES = [
+    "How do I make a really good cup with {x}? Walk me through it.",
+    "My coffee from {x} tastes bitter. What should I change?", "what grind size and ratio should i use for {x}",
+    "Is {x} worth buying for a beginner? What are the pros and cons?", "How do I clean and look after {x}?",
+]
+_R12B_DRINKS = [
+    "a flat white", "a cortado", "a macchiato", "a long black", "an affogato", "a café au lait", "Turkish coffee",
+    "Vietnamese egg coffee", "a Greek frappé", "café de olla", "matcha", "sencha", "oolong tea", "pu-erh tea",
+    "Earl Grey", "rooibos", "masala chai", "yerba mate", "kombucha", "bubble tea", "Hong Kong milk tea",
+    "Thai iced tea", "Moroccan mint tea", "horchata", "mango lassi", "ayran", "agua fresca",
+    "Southern-style sweet tea", "a London Fog", "hibiscus tea", "Korean barley tea", "golden milk",
+    "Mexican hot chocolate", "a Cuban cafecito", "teh tarik", "salep", "sugarcane juice", "a dirty chai",
+    "ginger beer", "root beer",
+]
+_R12B_DRINK_TEMPLATES = [
+    "What is {x}, and where does it come from?", "What's the best way to prepare {x} at home?",
+    "what does {x} taste like",
+    "I'm trying {x} for the first time tomorrow. What should I expect?",
+    "Tell me the story behind {x} in a few sentences.",
+]
+_R12B_TEAS = [
+    "green tea", "black tea", "white tea", "oolong", "Ceylon tea", "Earl Grey", "jasmine tea", "chamomile",
+    "fresh mint tea", "loose-leaf Darjeeling", "Assam", "gyokuro", "lapsang souchong", "genmaicha",
+]
+_R12B_TEA_TEMPLATES = [
+    "What water temperature and steeping time should I use for {x}?", "Why does my {x} taste bitter or flat?",
+    "how do i brew {x} properly",
+]
+_R12B_DRINK_CLAIMS = [
+    "you need to drink exactly eight glasses of water a day", "coffee dehydrates you",
+    "if you feel thirsty you're already dehydrated", "green tea burns fat", "drinking cold water after a meal is bad",
+    "coffee stunts children's growth", "decaf has no caffeine at all",
+    "dark roast coffee has more caffeine than light roast", "adding milk to tea cancels out its benefits",
+    "sparkling water is bad for your teeth", "fruit juice is as healthy as eating the fruit",
+    "you need a sports drink for a 30-minute workout", "you can drink too much water",
+    "coconut water hydrates you better than plain water", "a hot drink can cool you down on a hot day",
+    "detox teas cleanse your body", "a shot of espresso has more caffeine than a mug of filter coffee",
+    "herbal tea counts towards your daily water intake",
+]
+_R12B_DRINK_CLAIM_TEMPLATES = [
+    "Is it true that {x}?", "My friend insists {x}. Is that a myth?", "fact check: {x}",
+    "What does the evidence say about the claim that {x}?",
+]
+_R12B_CAFE_PLACES = [
+    "Vienna", "Melbourne", "Italy", "Istanbul", "Ethiopia", "Japan", "Paris", "Seattle", "Colombia", "Vietnam",
+    "Sweden", "Morocco", "Hong Kong", "Argentina", "Taiwan", "Cuba", "Lisbon", "India", "Mexico City", "Seoul",
+]
+_R12B_CAFE_TEMPLATES = [
+    "What's café culture like in {x}?", "I'm travelling to {x}. How do I order coffee or tea like a local?",
+    "What drink should I try first when I visit {x}?", "what are the unwritten rules of cafés in {x}",
+]
+_R12B_SMOOTHIES = [
+    "that has spinach in it but doesn't taste of it", "that will keep me full until lunch",
+    "made only from frozen fruit and oats", "without banana", "that a fussy toddler will actually drink",
+    "with no added sugar", "for after a long run", "that uses up leftover berries and yoghurt",
+    "that tastes like a tropical holiday", "with peanut butter and cocoa", "that's completely dairy-free",
+    "I can make the night before", "with plenty of protein but no protein powder", "for a hot summer afternoon",
+    "that uses up overripe mangoes",
+]
+_R12B_SMOOTHIE_TEMPLATES = [
+    "Give me a smoothie recipe {x}.", "what's a good smoothie {x}",
+    "Come up with a smoothie {x}, with amounts for one glass.",
+]
+_R12B_DRINK_QS = [
+    "What's the difference between arabica and robusta beans?",
+    "What do light, medium and dark roasts actually change about the taste of coffee?",
+    "What does 'single origin' mean on a bag of coffee?",
+    "How long do coffee beans stay fresh after roasting, and how should I store them?",
+    "Should I keep coffee beans in the freezer?", "Is a burr grinder really worth it over a blade grinder?",
+    "What does the crema on an espresso tell you?", "Why does espresso need so much pressure?",
+    "How do baristas pour latte art? Can I learn at home without a steam wand?",
+    "How do I froth milk at home without an espresso machine?", "Which plant milks froth best for a latte?",
+    "Line up a latte, cappuccino, flat white and cortado from strongest coffee taste to milkiest, with a "
+    "sentence on each.",
+    "How is decaf coffee made?", "What's the difference between cold brew and iced coffee?",
+    "How long does homemade cold brew keep in the fridge?", "Why does my coffee taste sour?",
+    "Roughly how much coffee a day is too much for a healthy adult?",
+    "How did coffee spread from Ethiopia to the rest of the world?",
+    "What were the coffee houses of 17th-century London like?", "How did tea become such a big part of British life?",
+    "What happens during a Japanese tea ceremony?",
+    "Green, black and oolong tea all come from the same plant. So why do they taste so different?",
+    "Does a cup of tea have more or less caffeine than a cup of coffee?",
+    "Milk in the cup before or after the tea? Give me both sides of the argument.",
+    "How do I make proper chai from scratch with whole spices?",
+    "How do I make iced tea that isn't cloudy or bitter?",
+    "What's the best way to make hot chocolate from a bar of chocolate instead of powder?",
+    "Why is hot chocolate in Spain so thick?",
+    "Give me three hot chocolate variations for a winter party, including one just for kids.",
+    "How do cacao beans become cocoa powder?", "How do I make fresh lemonade that isn't too sour or too sweet?",
+    "What's the difference between 'juice', 'nectar' and 'juice drink' on a label?",
+    "Is it worth buying a juicer, or is a blender better?", "How long does fresh-pressed juice keep in the fridge?",
+    "What's the story of how Coca-Cola started?", "Why do fizzy drinks go flat faster when they're warm?",
+    "Why does a shaken can of fizzy drink spray everywhere when you open it?",
+    "How do they put the bubbles into sparkling water?", "Is tap water or bottled water better, in general?",
+    "How can I drink more water when I just don't like the taste?",
+    "Give me ten ways to flavour water without adding sugar.",
+    "What are some good alcohol-free drinks to serve at a summer party?",
+    "Make a drinks menu for a kids' birthday party with five fun options.",
+    "I run a small café. Which drinks could I add to the menu that are cheap to make but feel special?",
+    "How do I set up a coffee corner at home on a small budget?",
+    "What should I look for when buying my first espresso machine?",
+    "Why does café coffee taste so much better than what I make at home?",
+    "What does a barista mean by 'dialling in' the espresso each morning?",
+    "What's the difference between fair trade and direct trade coffee?",
+    "Where is most of the world's coffee grown, and why there?", "Which countries grow the most tea?",
+    "is matcha actually healthier than regular green tea or is that hype",
+    "Write a short poem about the first coffee of the morning.",
+    "Write a cosy 100-word scene set in a tiny tea shop on a snowy day.",
+    "Pretend you're a barista. A customer wants 'something like a latte but less milky'. What do you suggest, "
+    "and how do you explain it?",
+    "Describe the taste of a good espresso to someone who's only ever had instant coffee.",
+    "Write a short product description for a small-batch Ethiopian coffee sold online.",
+    "Write a café chalkboard sign for a new autumn drink in under 20 words.",
+    "Rewrite this café review to be more useful to other people: 'Coffee was good. Place was busy. Would go "
+    "again I guess.'",
+    "What did ordinary people in Europe drink every day before tea and coffee arrived?",
+    "What's the healthiest way to sweeten coffee or tea?", "How is instant coffee made? Is it real coffee?",
+    "What is coffee cupping, and how do professionals taste coffee?",
+    "Why did the pumpkin spice latte become such a big deal?",
+    "what's the difference between a smoothie and a milkshake really",
+    "How do I make a thick, creamy milkshake at home without ice cream?",
+    "Why do some people put butter in their coffee? Does it do anything?",
+    "What's the difference between soda, pop and soft drink? Is it just where you live?",
+]
+_R12B_DRINK_SUFFIX = ["Keep it short.", "Bullet points are fine.", "A few sentences is fine."]
+_R12B_BREW_SUFFIX = ["Keep it short.", "I'm a complete beginner.", "Assume I only have basic kitchen equipment."]
+
+
+@_category("drinks", "everyday non-alcoholic drinks: coffee brewing and espresso, tea types and brewing, smoothies "
+                     "and juices, hot chocolate, soft drinks, hydration myths and café culture around the world")
+def _gen_drinks(rng: random.Random) -> list[str]:
+    brewers = _take(rng, _fill(_R12B_BREWER_TEMPLATES, _R12B_BREWERS), 40)
+    drinks = _take(rng, _fill(_R12B_DRINK_TEMPLATES, _R12B_DRINKS), 85)
+    teas = _take(rng, _fill(_R12B_TEA_TEMPLATES, _R12B_TEAS), 25)
+    claims = _take(rng, _fill(_R12B_DRINK_CLAIM_TEMPLATES, _R12B_DRINK_CLAIMS), 40)
+    cafes = _take(rng, _fill(_R12B_CAFE_TEMPLATES, _R12B_CAFE_PLACES), 45)
+    smoothies = _take(rng, _fill(_R12B_SMOOTHIE_TEMPLATES, _R12B_SMOOTHIES), 28)
+    making = _decorate_finished(rng, brewers + teas + smoothies, _R12B_BREW_SUFFIX, 0.15)
+    out = drinks + claims + cafes + _R12B_DRINK_QS
+    asks = [s for s in out if s.endswith("?")]
+    return making + _decorate_finished(rng, asks, _R12B_DRINK_SUFFIX, 0.1) + [s for s in out if not s.endswith("?")]
+
+
+# --- socialmedia -----------------------------------------------------------------------
+
+_R12B_PLATFORMS = [
+    "Instagram", "TikTok", "Facebook", "X (formerly Twitter)", "LinkedIn", "Reddit", "YouTube", "Snapchat",
+    "Pinterest", "Threads", "Bluesky", "Mastodon", "Discord", "Twitch", "Tumblr", "Nextdoor", "WhatsApp",
+]
+_R12B_PLATFORM_TEMPLATES = [
+    "What is {x} actually for, and who uses it?", "Explain {x} to my mum, who has never used it.",
+    "I've just joined {x}. What are the unwritten rules?", "how do i make my {x} account more private",
+    "Is it worth joining {x} if I just want to keep up with friends?",
+]
+_R12B_POST_SUBJECTS = [
+    "my dog's third birthday", "the opening of my small bakery", "finishing my first marathon",
+    "a sunset photo from my holiday in Crete", "starting a new job", "my grandmother's 90th birthday party",
+    "a before-and-after photo of my garden", "leaving my job after ten years", "our engagement",
+    "a plate of homemade pasta", "a charity bake sale this Saturday", "my band's first gig",
+    "graduating from university", "a new scent from my candle shop", "a hiking trip where everything went wrong",
+    "my first attempt at pottery", "moving into our first house", "a throwback photo from 2005",
+    "a job opening at my company", "my first book being published", "our school's summer fair",
+]
+_R12B_POST_TEMPLATES = [
+    "Write three Instagram captions for {x}: one funny, one heartfelt, one very short.",
+    "caption ideas for {x}?", "Write a short, friendly Facebook post about {x}. Nothing over the top.",
+]
+_R12B_SM_SITUATIONS = [
+    "a stranger keeps leaving nasty comments on my posts", "my aunt shares obviously fake news stories on Facebook",
+    "my 12-year-old wants a TikTok account", "I spend about four hours a day scrolling and feel awful about it",
+    "someone made a fake account using my photos", "an ex keeps viewing every story I post",
+    "a friend posted photos of my kids without asking me",
+    "I got a message saying I'd won a prize from a brand I follow",
+    "a post I made was taken the wrong way and people are piling on",
+    "my boss sent me a friend request on Facebook", "my small business account gets almost no engagement",
+    "a group chat I'm in has become really toxic", "someone I barely know keeps sliding into my DMs",
+    "my teenage daughter compares herself to influencers all the time",
+    "my account got hacked and is posting crypto adverts",
+    "my partner wants to post photos of our baby and I don't",
+    "a relative keeps leaving embarrassing comments on my posts",
+    "I accidentally liked a photo from three years ago on my crush's profile",
+    "an old school friend keeps messaging me about a 'business opportunity'",
+    "someone is pretending to be my business on Instagram",
+    "I want to quit social media but I'm worried I'll miss out",
+    "I posted something political and now my family is arguing in the comments",
+    "my 70-year-old dad keeps clicking on suspicious links",
+    "a brand wants me to promote their product in exchange for a free sample",
+    "one of my videos went a bit viral and I'm getting weird comments",
+]
+_R12B_SM_SITUATION_TEMPLATES = [
+    "{X}. What should I do?", "{X}. How do I handle it without making things worse?", "ugh, {x}. advice?",
+    "{X}. Walk me through my options.",
+]
+_R12B_SM_CONCEPTS = [
+    "the algorithm that decides what I see", "engagement rate", "shadowbanning", "going viral",
+    "influencer marketing", "sponsored posts", "hashtags", "TikTok's For You page", "doomscrolling",
+    "echo chambers", "two-factor authentication", "end-to-end encryption in messaging apps", "content moderation",
+    "bots and fake followers", "parasocial relationships", "cancel culture", "the creator economy",
+    "link-in-bio pages", "targeted ads", "catfishing", "a 'finsta'", "Reddit karma", "verified badges",
+    "getting ratioed", "read receipts", "clickbait", "rage bait", "a social media detox",
+    "the attention economy", "infinite scroll", "deepfakes", "affiliate links", "going live",
+]
+_R12B_SM_CONCEPT_TEMPLATES = [
+    "Explain {x} in simple terms.", "what's the deal with {x}",
+    "Explain {x} to a 12-year-old who's just got their first phone.",
+    "Give me a quick, jargon-free explanation of {x}, with one everyday example.",
+]
+_R12B_SCAMS = [
+    "fake giveaways", "romance scams", "crypto investment scams", "fake job offers sent through social media",
+    "phishing messages claiming your account will be deleted", "fake online shops advertised on Instagram",
+    "'is this you in this video?' messages", "accounts pretending to be celebrities",
+    "fake charity appeals after a disaster", "concert ticket scams on Facebook",
+    "marketplace overpayment scams", "'recovery' scams that promise to get lost money back",
+    "puppy and kitten selling scams", "fake rental listings", "fake customer-support accounts",
+    "'friend in trouble' messages asking for money",
+]
+_R12B_SCAM_TEMPLATES = [
+    "How do {x} work, and how can I spot them?", "What are the warning signs of {x}?",
+    "Write a short warning post for my community group about {x}.",
+    "my mum nearly fell for one of those {x}. how do i explain the red flags to her",
+]
+_R12B_SM_QS = [
+    "What information should I never put in my social media profile?",
+    "How can I see what a stranger sees when they look at my profile?",
+    "Should I turn off location tags on the photos I post?",
+    "What do apps mean when they say they 'share data with partners'?",
+    "Is it safe to post photos of my kids online? What are the actual risks?",
+    "How do I talk to my teenager about what's OK to post?",
+    "Write a family agreement about phones and social media for a house with two teenagers.",
+    "What's a realistic daily screen-time goal for an adult who works on a computer all day?",
+    "How do I stop doomscrolling in bed?", "Give me a one-week plan to cut my social media use in half.",
+    "Why are social media apps so hard to put down? Explain the design tricks.",
+    "Does switching my phone to greyscale really help with screen time?",
+    "What happens to my social media accounts when I die? Should I plan for that?",
+    "How do content creators actually make money?", "Why do creators keep saying 'like and subscribe'?",
+    "Why does one of my posts do well and the next one gets nothing?",
+    "Does the time of day I post actually make a difference?",
+    "How do I start a small YouTube channel about gardening with no experience?",
+    "Plan a month of posts for a local bakery's Instagram, three a week.",
+    "Why do influencers have to label posts as ads? What are the rules, roughly?",
+    "How do online communities stay friendly? What do moderators actually do?",
+    "I want to start a Discord server for my book club. How do I set it up and keep it welcoming?",
+    "Write a short set of rules for a neighbourhood Facebook group.",
+    "How do I moderate a growing online group without becoming a dictator?",
+    "Is it ever worth replying to trolls, or should I always ignore them?",
+    "What's the difference between criticism and trolling, and how should I respond to each?",
+    "Write a calm, short reply to someone who commented that my cooking video was 'the worst recipe on the "
+    "internet'.",
+    "How can I support a friend who's being bullied online?",
+    "What should a parent do if their child is being bullied online?",
+    "What's the etiquette for tagging people in photos?",
+    "Is it unkind to post about a party some friends weren't invited to?",
+    "When is it OK to post about someone else's news, like a pregnancy or an engagement?",
+    "How do I politely ask a friend to take down a photo of me?",
+    "Is it weird to unfriend people I haven't spoken to in years?",
+    "How should I handle social media after a breakup?", "How can I tell if an account is a bot?",
+    "How can I tell if a viral photo is fake or AI-generated?",
+    "What should I check before sharing a shocking news story I saw online?",
+    "A friend messaged asking me to forward a code that just came to my phone. Is that a scam?",
+    "What should I do straight away if my social media account gets hacked?",
+    "What's the single most useful thing I can do to stop my accounts getting hacked?",
+    "Who owns the photos I upload to social media?",
+    "Write a short, upbeat Instagram bio for a dog-walking business, under 150 characters.",
+    "Write five bio options for my TikTok about cheap vegetarian cooking.",
+    "Rewrite this post so it sounds less angry: 'Can't believe the council STILL hasn't fixed the potholes on "
+    "our road. Useless!!!'",
+    "Turn this into a short LinkedIn post: 'After eight years as a teacher, I'm starting a new job as a learning "
+    "designer. I'll miss my students but I'm excited to build courses that reach more people.'",
+    "Write a LinkedIn post saying I've been made redundant and I'm looking for work, without sounding desperate.",
+    "Write a lost-cat post for our neighbourhood group: grey tabby, answers to Milo, last seen near the park on "
+    "Tuesday.",
+    "Write a five-post thread explaining why sleep matters.",
+    "What was social media like before Facebook? Tell me about MySpace and old web forums.",
+    "How has social media changed the way news spreads?",
+    "What does research say so far about social media and teenagers' mental health?",
+    "Why do some people share their whole lives online?",
+    "Let's role-play: you're a 13-year-old asking to join Instagram and I'm the parent. Open with your best "
+    "argument.",
+    "Tell a story about a seaside village whose only phone mast blows down in a storm and nobody can post for a month.",
+    "Write a funny poem about checking your phone for notifications that never come.",
+    "what's the point of stories that disappear after 24 hours",
+    "why does everyone hate the new layout every time an app updates",
+    "How do I take a break from social media without people thinking I've vanished?",
+    "Give me five simple rules for staying safe on Facebook that I can print out for my dad.",
+    "What's a digital footprint, and how do I tidy mine up before applying for jobs?",
+    "Should I keep separate personal and professional accounts?",
+    "How do I report a fake account, and what happens after I do?",
+    "My video was taken down for 'violating guidelines' and I don't know why. What usually causes that?",
+    "Why do some posts get lots of likes but no comments?",
+    "Is it rude to watch someone's stories but never reply to their messages?",
+    "How do I write a post asking for recommendations that people will actually answer?",
+]
+_R12B_SM_SUFFIX = ["Keep it short.", "Explain it like I'm not very techy.", "Bullet points are fine.",
+                   "A few sentences is fine."]
+
+
+@_category("socialmedia", "social media and online life: platforms, posts and captions, screen time, privacy, "
+                          "trolls, online communities, creators and algorithms, digital etiquette and scams")
+def _gen_socialmedia(rng: random.Random) -> list[str]:
+    platforms = _take(rng, _fill(_R12B_PLATFORM_TEMPLATES, _R12B_PLATFORMS), 45)
+    posts = _take(rng, _fill(_R12B_POST_TEMPLATES, _R12B_POST_SUBJECTS), 45)
+    situations = _take(rng, _fill(_R12B_SM_SITUATION_TEMPLATES, _R12B_SM_SITUATIONS), 75)
+    concepts = _take(rng, _fill(_R12B_SM_CONCEPT_TEMPLATES, _R12B_SM_CONCEPTS), 58)
+    scams = _take(rng, _fill(_R12B_SCAM_TEMPLATES, _R12B_SCAMS), 40)
+    out = platforms + situations + concepts + scams + posts + _R12B_SM_QS
+    asks = [s for s in out if s.endswith("?")]  # no "Write a short warning post ... Bullet points are fine."
+    return _decorate_finished(rng, asks, _R12B_SM_SUFFIX, 0.12) + [s for s in out if not s.endswith("?")]
+
+
+# ---------------------------------------------------------------------------------------
 # Public API
 # ---------------------------------------------------------------------------------------
 
