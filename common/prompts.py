@@ -3136,6 +3136,13 @@ def _decorate_finished(rng: random.Random, prompts: Sequence[str], suffixes: Seq
     return out
 
 
+def _decorate_questions(rng: random.Random, prompts: Sequence[str], suffixes: Sequence[str], p: float) -> list[str]:
+    """``_decorate`` for the questions only, then the other prompts unchanged: a suffix after a
+    task ("Write a 150-word review ... Bullet points are fine.") reads oddly."""
+    asks = [s for s in prompts if s.endswith("?")]
+    return _decorate_finished(rng, asks, suffixes, p) + [s for s in prompts if not s.endswith("?")]
+
+
 # --- parenting -------------------------------------------------------------------------
 
 _R10A_KID_SITUATIONS = [  # (who, what they do): "{X} {y}." reads as a sentence
@@ -7442,8 +7449,7 @@ def _gen_etiquette(rng: random.Random) -> list[str]:
     events = _take(rng, _fill(_R12B_ETQ_EVENT_TEMPLATES, _R12B_ETQ_EVENTS), 45)
     acts = _take(rng, _fill(_R12B_ETQ_ACT_TEMPLATES, _R12B_ETQ_ACTS), 60)
     out = countries + situations + events + acts + _R12B_ETQ_QS
-    asks = [s for s in out if s.endswith("?")]  # a suffix after "Write ..." or "Rewrite ..." reads oddly
-    return _decorate_finished(rng, asks, _R12B_ETQ_SUFFIX, 0.12) + [s for s in out if not s.endswith("?")]
+    return _decorate_questions(rng, out, _R12B_ETQ_SUFFIX, 0.12)
 
 
 # --- film ------------------------------------------------------------------------------
@@ -7589,8 +7595,7 @@ def _gen_film(rng: random.Random) -> list[str]:
     audiences = _take(rng, _fill(_R12B_FILM_AUDIENCE_TEMPLATES, _R12B_FILM_AUDIENCES), 45)
     genres = _take(rng, _fill(_R12B_FILM_GENRE_TEMPLATES, _R12B_FILM_GENRES), 45)
     out = classics + directors + techniques + audiences + genres + _R12B_FILM_QS
-    asks = [s for s in out if s.endswith("?")]  # no "Write a 150-word review ... Bullet points are fine."
-    return _decorate_finished(rng, asks, _R12B_FILM_SUFFIX, 0.12) + [s for s in out if not s.endswith("?")]
+    return _decorate_questions(rng, out, _R12B_FILM_SUFFIX, 0.12)
 
 
 # --- books -----------------------------------------------------------------------------
@@ -7759,8 +7764,7 @@ def _gen_books(rng: random.Random) -> list[str]:
     forms = _take(rng, _fill(_R12B_POEM_FORM_TEMPLATES, _R12B_POEM_FORMS), 25)
     poems = _take(rng, _fill_cross(["Write {x} about {y}."], _R12B_POEM_WRITE_FORMS, _R12B_POEM_TOPICS), 20)
     out = books + terms + tastes + forms + poems + _R12B_BOOK_QS
-    asks = [s for s in out if s.endswith("?")]  # no "Write a ... blurb ... Explain it simply."
-    return _decorate_finished(rng, asks, _R12B_BOOK_SUFFIX, 0.12) + [s for s in out if not s.endswith("?")]
+    return _decorate_questions(rng, out, _R12B_BOOK_SUFFIX, 0.12)
 
 
 # --- writing ---------------------------------------------------------------------------
@@ -7942,9 +7946,7 @@ def _gen_writing(rng: random.Random) -> list[str]:
     nonfiction = _take(rng, _fill(_R12B_NONFICTION_TEMPLATES, _R12B_NONFICTION), 60)
     openings = _take(rng, _fill(_R12B_OPENING_TEMPLATES, _R12B_OPENING_LINES), 40)
     out = problems + ideas + nonfiction + _R12B_STYLE_QS
-    asks = [s for s in out if s.endswith("?")]  # no "Write a 100-word scene ... Be blunt."
-    return (_decorate_finished(rng, asks, _R12B_WRITING_SUFFIX, 0.12) + [s for s in out if not s.endswith("?")]
-            + openings + _R12B_WRITING_QS)
+    return _decorate_questions(rng, out, _R12B_WRITING_SUFFIX, 0.12) + openings + _R12B_WRITING_QS
 
 
 # --- drinks ----------------------------------------------------------------------------
@@ -8093,8 +8095,7 @@ def _gen_drinks(rng: random.Random) -> list[str]:
     smoothies = _take(rng, _fill(_R12B_SMOOTHIE_TEMPLATES, _R12B_SMOOTHIES), 28)
     making = _decorate_finished(rng, brewers + teas + smoothies, _R12B_BREW_SUFFIX, 0.15)
     out = drinks + claims + cafes + _R12B_DRINK_QS
-    asks = [s for s in out if s.endswith("?")]
-    return making + _decorate_finished(rng, asks, _R12B_DRINK_SUFFIX, 0.1) + [s for s in out if not s.endswith("?")]
+    return making + _decorate_questions(rng, out, _R12B_DRINK_SUFFIX, 0.1)
 
 
 # --- socialmedia -----------------------------------------------------------------------
@@ -8259,8 +8260,7 @@ def _gen_socialmedia(rng: random.Random) -> list[str]:
     concepts = _take(rng, _fill(_R12B_SM_CONCEPT_TEMPLATES, _R12B_SM_CONCEPTS), 58)
     scams = _take(rng, _fill(_R12B_SCAM_TEMPLATES, _R12B_SCAMS), 40)
     out = platforms + situations + concepts + scams + posts + _R12B_SM_QS
-    asks = [s for s in out if s.endswith("?")]  # no "Write a short warning post ... Bullet points are fine."
-    return _decorate_finished(rng, asks, _R12B_SM_SUFFIX, 0.12) + [s for s in out if not s.endswith("?")]
+    return _decorate_questions(rng, out, _R12B_SM_SUFFIX, 0.12)
 
 
 # ---------------------------------------------------------------------------------------
