@@ -12,6 +12,10 @@ lanes; the PSD scheduler submits engine calls to them.
   one GPU and synchronise that stream before handing the result back.
 - ``devices``: worker threads; the backend places draft and target on different devices
   (e.g. ``cuda:1`` and ``cuda:0``), so no stream juggling is needed.
+
+These four names are the one lane vocabulary of every backend. Older spellings that users
+could have typed (``sequential``, ``thread``, ``stream``, ``cuda_stream``) are accepted as
+aliases by :func:`canonical_lane`.
 """
 
 from __future__ import annotations
@@ -27,6 +31,17 @@ from typing import Any
 import torch
 
 LANE_KINDS = ("inline", "threads", "cuda_streams", "devices")
+LANE_ALIASES = {"sequential": "inline", "thread": "threads", "stream": "cuda_streams", "cuda_stream": "cuda_streams"}
+
+
+def canonical_lane(name: str, field: str = "lanes") -> str:
+    """The canonical lane kind for ``name`` (an alias or a kind); ``field`` names it in errors."""
+    key = name.strip().lower() if isinstance(name, str) else name
+    kind = LANE_ALIASES.get(key, key)
+    if kind not in LANE_KINDS:
+        aliases = ", ".join(f"{a!r} for {k!r}" for a, k in LANE_ALIASES.items())
+        raise ValueError(f"{field} must be one of {LANE_KINDS} (or an alias: {aliases}), got {name!r}")
+    return kind
 
 
 @dataclass
@@ -113,8 +128,7 @@ class LanePair:
     """The draft lane and the target lane of one scheduler."""
 
     def __init__(self, kind: str = "inline", intra_op_threads: int | None = None, device: str = "cuda") -> None:
-        if kind not in LANE_KINDS:
-            raise ValueError(f"lanes must be one of {LANE_KINDS}, got {kind!r}")
+        kind = canonical_lane(kind)
         self.kind = kind
         self._saved_threads: int | None = None
         if kind == "inline":

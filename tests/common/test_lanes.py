@@ -1,0 +1,27 @@
+"""The one lane vocabulary: canonical names and the aliases users could have typed."""
+
+import pytest
+
+from minedraft.lanes import LANE_KINDS, LanePair, canonical_lane
+
+
+@pytest.mark.parametrize("kind", LANE_KINDS)
+def test_canonical_names_map_to_themselves(kind: str) -> None:
+    assert canonical_lane(kind) == kind
+
+
+@pytest.mark.parametrize(("alias", "kind"), [("sequential", "inline"), ("thread", "threads"),
+                                             ("stream", "cuda_streams"), ("CUDA_STREAM", "cuda_streams")])
+def test_aliases(alias: str, kind: str) -> None:
+    assert canonical_lane(alias) == kind
+
+
+def test_unknown_lane_names_the_field_and_value() -> None:
+    with pytest.raises(ValueError, match=r"MINEDRAFT_SGLANG_LANES .*'gpu'"):
+        canonical_lane("gpu", field="MINEDRAFT_SGLANG_LANES")
+
+
+def test_lane_pair_accepts_an_alias() -> None:
+    pair = LanePair("sequential")
+    assert pair.kind == "inline" and not pair.concurrent
+    pair.close()
