@@ -2,6 +2,7 @@
 
 from .api import LLM, RequestOutput
 from .protocols import Drafter, Target
+from .rules.verification import verify
 from .schedulers import SCHEDULERS, SchedulerConfig, create_scheduler, register_scheduler
 from .types import (
     DraftBlock,
@@ -12,7 +13,6 @@ from .types import (
     VerifyOutcome,
     VerifyScores,
 )
-from .verification import verify
 
 __version__ = "0.1.0"
 

@@ -14,12 +14,9 @@ requests for the drafter and the target respectively.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
-from .types import DraftBlock, RequestState, VerifyOutcome, VerifyScores
-
-if TYPE_CHECKING:
-    from .tree import Branch, BranchSpec, DraftTree
+from .types import Branch, BranchSpec, DraftBlock, DraftTree, RequestState, VerifyOutcome, VerifyScores
 
 
 @runtime_checkable
@@ -97,16 +94,16 @@ class ParticleEngine(Protocol):
 
 @runtime_checkable
 class TreeDrafter(Protocol):
-    """Optional capability: proposes a prefix tree of drafts per request (``minedraft.tree``).
+    """Optional capability: proposes a prefix tree of drafts per request (``minedraft.rules.draft_trees``).
 
     ``num_tokens[i]`` bounds the tree's depth (as ``Drafter.propose`` bounds a chain);
     ``num_branches`` is how many alternatives a request may get, ``branch_tokens`` how long
     each may be (None: down to the chain's depth). Every node's ``draft_probs`` row is the
     law its token was drawn from, given its path and what was drafted before it (zero row:
     deterministic), which is what keeps tree verification lossless. ``on_verified``
-    receives a ``minedraft.tree.TreeVerifyOutcome`` (with the accepted node path).
+    receives a ``minedraft.rules.draft_trees.TreeVerifyOutcome`` (with the accepted node path).
     A drafter that implements ``BranchDrafter`` gets this from
-    ``minedraft.tree.propose_confidence_tree``.
+    ``minedraft.rules.draft_trees.propose_confidence_tree``.
     """
 
     vocab_size: int
@@ -129,7 +126,7 @@ class TreeDrafter(Protocol):
 
 @runtime_checkable
 class BranchDrafter(Protocol):
-    """The two drafting stages of D²SD, composed by ``minedraft.tree.propose_confidence_tree``.
+    """The two drafting stages of D²SD, composed by ``minedraft.rules.draft_trees.propose_confidence_tree``.
 
     Shaped for both drafter kinds: an autoregressive drafter drafts the chain token by
     token and the branches with tree attention; a block (diffusion) drafter drafts the
@@ -157,7 +154,7 @@ class TreeTarget(Protocol):
 
     Returns ``VerifyScores`` with n_i + 1 rows per request: the distribution after the
     committed prefix, then after each node (its prefix being the committed tokens and the
-    node's ancestors). ``on_verified`` receives a ``minedraft.tree.TreeVerifyOutcome``,
+    node's ancestors). ``on_verified`` receives a ``minedraft.rules.draft_trees.TreeVerifyOutcome``,
     whose accepted path lets the engine keep the accepted nodes' KV (the reference engine
     moves it to consecutive positions) rather than recompute it.
     """

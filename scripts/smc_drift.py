@@ -1,4 +1,4 @@
-"""How far SMC-SD drifts from the target: ``minedraft.smc.measure_drift`` on real models.
+"""How far SMC-SD drifts from the target: ``minedraft.bench.drift.measure_drift`` on real models.
 
 Runs exact sampling (``ar``), SMC-SD and optionally other modes on the same prompts and
 prints the figures of docs/smc.md as a table (and JSON with ``--json``). Example:
@@ -85,7 +85,8 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     torch.set_num_threads(1)
 
-    from minedraft.smc import SMCOptions, measure_drift
+    from minedraft.bench.drift import measure_drift
+    from minedraft.rules.smc_weights import SMCOptions
 
     t0 = time.perf_counter()
     engines = build_engines(args.target, args.draft, args.dtype)

@@ -9,7 +9,7 @@ import torch
 from minedraft.backends import EnginePair, EngineSpec
 from minedraft.types import InvalidInputError
 
-from . import draft_models
+from . import draft_models, embedded
 from .cpu_kernels import use_few_rows_products
 from .engines import EagleDrafter, FeatureStore
 from .loading import check_same_vocabulary, load_causal_lm, load_tokenizer, resolve_dtype
@@ -42,10 +42,12 @@ def _load_minedraft_draft(source: Any, target_model: Any, dtype: Any, device: st
     """A minedraft draft (module, built-in name or directory), bound to ``target_model``."""
     if isinstance(source, torch.nn.Module):
         return source.to(device=device, dtype=dtype).bind_target(target_model).eval()
-    from . import embedded
-
     path = embedded.draft_checkpoint() if str(source) == embedded.DRAFT_NAME else source
     return draft_models.load_draft_model(path, dtype=dtype, device=device, target=target_model)
+
+
+def _is_shipped_draft(source: Any) -> bool:
+    return not isinstance(source, torch.nn.Module) and str(source) == embedded.DRAFT_NAME
 
 
 def _check_fingerprint(config: draft_models.DraftConfig, tokenizer: Any) -> None:
@@ -87,7 +89,7 @@ class ReferenceBackend:
         target_runner = ModelRunner(target_model, max_slots=slots)
         drafter: ParticleDrafter | EagleDrafter | None = None
         store: FeatureStore | None = None
-        if spec.draft is not None and draft_models.is_draft_source(spec.draft):
+        if spec.draft is not None and (_is_shipped_draft(spec.draft) or draft_models.is_draft_source(spec.draft)):
             # A minedraft draft borrows the target's embedding and head; an EAGLE one also
             # reads the target's features, published through a shared store.
             draft_dtype = resolve_dtype(spec.options.get("draft_dtype", dtype), draft_device)

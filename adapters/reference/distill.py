@@ -35,6 +35,7 @@ from typing import Any
 
 import torch
 
+from minedraft.rules.cost_model import expected_tokens
 from minedraft.types import InvalidInputError
 
 Log = Callable[[str], None]
@@ -735,11 +736,11 @@ def heldout_data(model: Any, tokenizer: Any, prompts: Sequence[str], data_dir: P
 
 
 def implied_alpha(tokens_per_step: float, k: int) -> float:
-    """The i.i.d. per-token acceptance alpha with (1 - alpha^(k+1)) / (1 - alpha) = tokens_per_step."""
+    """The i.i.d. per-token acceptance alpha whose expected tokens per verification is tokens_per_step."""
     lo, hi = 0.0, 1.0
     for _ in range(60):
         mid = (lo + hi) / 2
-        value = (1 - mid ** (k + 1)) / (1 - mid) if mid < 1 else k + 1
+        value = expected_tokens(mid, k)
         lo, hi = (mid, hi) if value < tokens_per_step else (lo, mid)
     return (lo + hi) / 2
 

@@ -499,16 +499,13 @@ def read_config(path: str | Path) -> DraftConfig | None:
 
 
 def is_draft_source(source: Any) -> bool:
-    """A draft module, the shipped draft's name, or a minedraft draft directory."""
+    """A draft module or a minedraft draft directory (the shipped draft's name is the
+    embedded pair's, checked by the backend)."""
     if isinstance(source, _DraftBase):
         return True
     if isinstance(source, nn.Module) or source is None:
         return False
-    from . import embedded
-
     name = str(source)
-    if name == embedded.DRAFT_NAME:
-        return True
     return Path(name).is_dir() and read_config(name) is not None
 
 

@@ -25,16 +25,18 @@ from typing import Any
 
 import torch
 
+from minedraft.rules.draft_trees import ConfidenceTree, propose_confidence_tree
 from minedraft.sampling import processed_probs, row_params, sample_rows
-from minedraft.tree import (
+from minedraft.types import (
     Branch,
     BranchSpec,
-    ConfidenceTree,
+    DraftBlock,
     DraftTree,
+    RequestState,
     TreeVerifyOutcome,
-    propose_confidence_tree,
+    VerifyOutcome,
+    VerifyScores,
 )
-from minedraft.types import DraftBlock, RequestState, VerifyOutcome, VerifyScores
 
 from .engines import EagleDrafter, ReferenceDrafter, ReferenceTarget, propose_loop
 from .runner import ModelRunner, Row

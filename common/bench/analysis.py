@@ -14,7 +14,7 @@ from __future__ import annotations
 import statistics
 from typing import Any
 
-from ..cost_model import MODES, CostModel, alpha_from_tokens, psd_speedup_bound
+from ..rules.cost_model import MODES, CostModel, alpha_from_tokens, psd_speedup_bound
 
 SEARCH_KS = (1, 2, 3, 4, 5, 6, 7, 8)
 

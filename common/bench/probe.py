@@ -22,9 +22,9 @@ import torch
 
 from ..backends import EnginePair
 from ..lanes import LanePair
+from ..rules.verification import verify
 from ..sampling import processed_probs, row_params
 from ..types import DraftBlock, RequestState, SamplingParams, VerifyOutcome, VerifyScores
-from ..verification import verify
 
 
 @contextmanager

@@ -17,9 +17,9 @@ from typing import Any
 
 from ..lanes import LanePair
 from ..protocols import Drafter, Target
+from ..rules.verification import verify
 from ..trace import StepRecord, Trace
 from ..types import DraftBlock, FinishReason, InvalidInputError, RequestState, VerifyOutcome
-from ..verification import verify
 
 
 @dataclass
@@ -33,7 +33,7 @@ class SchedulerConfig:
     lanes: str = "inline"
     intra_op_threads: int | None = None
     detokenize: Callable[[list[int]], str] | None = field(default=None, repr=False)
-    smc: Any = None  # SMC-SD options (minedraft.smc.SMCOptions or a dict), read by the smc modes
+    smc: Any = None  # SMC-SD options (minedraft.rules.smc_weights.SMCOptions or a dict), read by the smc modes
     # Confidence-adaptive draft length: a request stops drafting once the running product of
     # its draft max-probabilities falls below this (FlexDraft's cumulative_product rule).
     draft_confidence_threshold: float | None = None

@@ -1,7 +1,7 @@
 """Flex decoding (mode ``flex``): every step runs PSD, sequential SD or AR, as the policy says.
 
 Built on the PSD scheduler: the same two sub-batches, admission and draft store. Per step
-``FlexPolicy`` (minedraft.flex) picks the mode and the draft cap k:
+``FlexPolicy`` (minedraft.rules.flex_policy) picks the mode and the draft cap k:
 
 - ``psd``: the overlapped PSD step itself (``ParallelSpeculativeScheduler.step``);
 - ``sd``: one sequential step over *all* running requests: draft those without a stored
@@ -33,13 +33,13 @@ from dataclasses import dataclass
 
 import torch
 
-from ..flex import FAMILY, Decision, FlexPolicy, RequestObservation
 from ..lanes import LanePair
 from ..protocols import Drafter
+from ..rules.draft_budget import select_by_confidence
+from ..rules.flex_policy import FAMILY, Decision, FlexPolicy, RequestObservation
 from ..trace import StepRecord
 from ..types import DraftBlock, RequestState, VerifyOutcome
 from .base import StepError, register_scheduler
-from .draft_budget import select_by_confidence
 from .psd import ParallelSpeculativeScheduler
 
 # target engine -> {k0: (weak ref to the drafter, policy)}

@@ -16,9 +16,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from ..rules.draft_budget import select_by_confidence
 from ..types import DraftBlock, RequestState, VerifyOutcome
 from .base import Scheduler, StepError, register_scheduler
-from .draft_budget import select_by_confidence
 
 
 def _timed(fn: Callable[..., Any]) -> Callable[..., tuple[Any, float]]:

@@ -3,9 +3,9 @@
 Each request fans out into N particles, each a ``RequestState`` of its own with id
 ``f"{request_id}#p{j}"``, so the unchanged Drafter and Target protocols draft and score
 them like requests. A cycle: every live particle drafts gamma (= k) tokens, the target
-scores them in one pass, ``minedraft.smc.smc_verify`` keeps them all, weighs them and adds
+scores them in one pass, ``minedraft.rules.smc_weights.smc_verify`` keeps them all, weighs them and adds
 a bonus token; then each request whose ESS fell below ``ess_threshold * N`` resamples
-(the rules are in ``minedraft.smc`` and docs/smc.md).
+(the rules are in ``minedraft.rules.smc_weights`` and docs/smc.md).
 
 Engines: particles start from one prefill forked to the others, and resampling forks the
 chosen ancestors, when the engine has the optional ``ParticleEngine`` capability;
@@ -30,7 +30,7 @@ from typing import Any
 import torch
 
 from ..protocols import Drafter, ParticleEngine, Target
-from ..smc import (
+from ..rules.smc_weights import (
     RESAMPLERS,
     SMCOptions,
     SMCOutcome,

@@ -1,6 +1,6 @@
 """Tree drafting modes: D²SD confidence-guided draft trees, sequential and under PSD.
 
-- ``tree``: SD whose drafts are prefix trees (``minedraft.tree``), verified in one target
+- ``tree``: SD whose drafts are prefix trees (``minedraft.rules.draft_trees``), verified in one target
   pass per step.
 - ``tree-psd``: the PSD schedule (``minedraft.schedulers.psd``) with tree drafts: the draft
   lane builds the trees of one sub-batch while the target verifies the other's, so the
@@ -12,7 +12,7 @@ dispatches on the draft type. Settings read from the ``SchedulerConfig`` when pr
 (``getattr``, so the config class need not know them): ``tree_branches`` (K, default 4 as
 in D²SD) and ``tree_branch_tokens`` (tokens per branch, default: down to the chain depth).
 The PSD verify budget (``extra_proposals``/``verify_budget``) does not prune trees: pruning
-a node by its own draft probability would bias sampling (see ``minedraft.tree``).
+a node by its own draft probability would bias sampling (see ``minedraft.rules.draft_trees``).
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..protocols import Drafter, Target, TreeDrafter, TreeTarget
-from ..tree import DraftTree, verify_tree
-from ..types import DraftBlock, InvalidInputError, RequestState, VerifyOutcome
+from ..rules.draft_trees import verify_tree
+from ..types import DraftBlock, DraftTree, InvalidInputError, RequestState, VerifyOutcome
 from .base import SchedulerConfig, register_scheduler
 from .psd import ParallelSpeculativeScheduler
 from .sequential import SpeculativeScheduler

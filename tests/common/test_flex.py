@@ -9,17 +9,15 @@ import random
 import pytest
 
 from minedraft import InvalidInputError, SchedulerConfig
-from minedraft.cost_model import CostModel
-from minedraft.flex import (
+from minedraft.rules.cost_model import CostModel, expected_tokens
+from minedraft.rules.flex_policy import (
     AcceptanceTracker,
     FlexPolicy,
     FlexSettings,
     RequestObservation,
     expected_draft_len,
     expected_forwards,
-    expected_tokens,
 )
-from minedraft.verification import expected_tokens_per_step
 
 
 def table(d0: float, d1: float, v0: float, v1: float, v2: float, window: int = 256) -> CostModel:
@@ -58,7 +56,7 @@ def test_predictions_equal_cost_model_formulas():
         for mode, batch in (("ar", n), ("sd", n), ("psd", n // 2)):
             want = model.predict(mode, batch, 3, 0.7).tokens_per_second
             assert policy.predict(mode, 3, groups) == pytest.approx(want, rel=1e-9)
-    assert expected_tokens(0.7, 1.0, 3) == pytest.approx(expected_tokens_per_step(0.7, 3))
+    assert expected_tokens(0.7, 3, 1.0) == pytest.approx((1 - 0.7**4) / (1 - 0.7))
 
 
 def test_psd_sd_switch_point_lands_on_the_analytic_crossover():
@@ -122,7 +120,7 @@ def test_k_is_the_argmax_of_the_closed_form():
         assert decision.mode == "sd"
 
         def sd(k, alpha=alpha):
-            return 6 * expected_tokens_per_step(alpha, k) / (k * (d0 + d1 * 6) + v0 + v1 * 6 + v2 * 6 * (k + 1))
+            return 6 * expected_tokens(alpha, k) / (k * (d0 + d1 * 6) + v0 + v1 * 6 + v2 * 6 * (k + 1))
 
         assert decision.k == max(ks, key=sd)
         chosen[alpha] = decision.k
@@ -155,10 +153,10 @@ def test_per_request_acceptance_enters_the_prediction():
         policy.observe_requests([RequestObservation("a", 4, 4), RequestObservation("b", 4, 0)])
     alphas = [policy.acceptance.alpha(r) for r in ("a", "b")]
     step = model.t_draft(2, 4) + model.t_verify(2, 4)
-    want = sum(expected_tokens_per_step(a, 4) for a in alphas) / step
+    want = sum(expected_tokens(a, 4) for a in alphas) / step
     assert policy.predict("sd", 4, (["a"], ["b"])) == pytest.approx(want)
     # Not the same as the prediction at the mean alpha (E[tau] is convex in alpha here).
-    assert want != pytest.approx(2 * expected_tokens_per_step(sum(alphas) / 2, 4) / step, rel=1e-3)
+    assert want != pytest.approx(2 * expected_tokens(sum(alphas) / 2, 4) / step, rel=1e-3)
 
 
 def test_confidence_stops_shorten_the_modelled_drafts():
@@ -173,7 +171,7 @@ def test_confidence_stops_shorten_the_modelled_drafts():
     many = expected_forwards([gamma] * 16, 6)
     assert expected_draft_len(gamma, 6) < many < 6  # a batch drafts until its longest stops
     # Fewer expected tokens and less verify work than with the same cap and no stop.
-    assert expected_tokens(0.8, gamma, 6) < expected_tokens(0.8, 1.0, 6)
+    assert expected_tokens(0.8, 6, gamma) < expected_tokens(0.8, 6, 1.0)
 
 
 class Scaled:
@@ -315,7 +313,7 @@ def test_measured_cells_override_a_linear_fit_that_misleads():
     alpha, groups = 0.8, split(2)
     true = {("ar", 0): 2 / NONLINEAR_VERIFY[0]}
     for k in (1, 2, 3):
-        true["sd", k] = 2 * expected_tokens(alpha, 1.0, k) / (NONLINEAR_VERIFY[k] + k * DRAFT_PER_FORWARD)
+        true["sd", k] = 2 * expected_tokens(alpha, k, 1.0) / (NONLINEAR_VERIFY[k] + k * DRAFT_PER_FORWARD)
     assert max(true, key=true.get) == ("ar", 0)  # AR is best on the measured table ...
     fit_only = measured_policy(alpha, cell_min_obs=0)
     assert fit_only.decide(groups, overlap=False).mode == "sd"  # ... but the line through it says SD

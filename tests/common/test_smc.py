@@ -25,21 +25,21 @@ from minedraft import (
     VerifyScores,
 )
 from minedraft.backends import EnginePair
-from minedraft.sampling import processed_probs, row_params, sample_rows
-from minedraft.schedulers import SchedulerConfig, create_scheduler
-from minedraft.smc import (
+from minedraft.bench.drift import measure_drift
+from minedraft.rules.smc_weights import (
     SMCOptions,
     SMCOutcome,
     effective_sample_size,
     keep_survivors,
     log_weight_increments,
-    measure_drift,
     multinomial_resample,
     normalized_weights,
     select_particle,
     smc_verify,
     systematic_resample,
 )
+from minedraft.sampling import processed_probs, row_params, sample_rows
+from minedraft.schedulers import SchedulerConfig, create_scheduler
 from minedraft.types import VerifyOutcome
 
 V = 4  # bigram vocabulary

@@ -12,7 +12,7 @@ from minedraft import InvalidInputError, SamplingParams
 from minedraft.adapters.reference import distill
 from minedraft.adapters.reference import draft_models as dm
 from minedraft.cli import main
-from minedraft.verification import expected_tokens_per_step
+from minedraft.rules.cost_model import expected_tokens
 
 from conftest import build_pair, generate, tiny_llama
 
@@ -68,7 +68,7 @@ def test_token_map_prefers_answer_tokens_and_keeps_eos(sequences):
 
 def test_implied_alpha_inverts_expected_tokens():
     for alpha in (0.1, 0.45, 0.8):
-        assert distill.implied_alpha(expected_tokens_per_step(alpha, 4), 4) == pytest.approx(alpha, abs=1e-6)
+        assert distill.implied_alpha(expected_tokens(alpha, 4), 4) == pytest.approx(alpha, abs=1e-6)
 
 
 @pytest.fixture(scope="module")

@@ -9,7 +9,7 @@ import torch
 from minedraft import InvalidInputError, RequestState, SamplingParams
 from minedraft.adapters.reference import draft_models as dm
 from minedraft.adapters.reference.engines import EagleDrafter, FeatureStore
-from minedraft.verification import verify
+from minedraft.rules.verification import verify
 
 from conftest import PROMPTS, build_pair, generate, tiny_llama
 

@@ -17,7 +17,7 @@ import pytest
 import torch
 
 from minedraft import RequestState, SamplingParams, SchedulerConfig, create_scheduler
-from minedraft.flex import FlexPolicy, FlexSettings
+from minedraft.rules.flex_policy import FlexPolicy, FlexSettings
 from minedraft.schedulers.flex import policy_for
 
 from conftest import PROMPTS, build_pair, generate, tiny_llama

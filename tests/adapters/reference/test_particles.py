@@ -13,7 +13,7 @@ from minedraft import SCHEDULERS, RequestState, SamplingParams, SchedulerConfig
 from minedraft.adapters.reference.engines import ReferenceDrafter, ReferenceTarget
 from minedraft.adapters.reference.runner import ModelRunner, Row
 from minedraft.protocols import ParticleEngine
-from minedraft.smc import SMCOptions
+from minedraft.rules.smc_weights import SMCOptions
 
 from conftest import build_pair, tiny_llama
 

@@ -14,9 +14,8 @@ from minedraft import InvalidInputError, RequestState, SamplingParams, Scheduler
 from minedraft.adapters.reference.engines import EagleDrafter, ReferenceDrafter, ReferenceTarget
 from minedraft.adapters.reference.runner import ModelRunner, Row
 from minedraft.adapters.reference.tree_engine import ReferenceTreeDrafter, ReferenceTreeTarget
-from minedraft.tree import DraftTree, TreeVerifyOutcome
-from minedraft.types import DraftBlock
-from minedraft.verification import verify
+from minedraft.rules.verification import verify
+from minedraft.types import DraftBlock, DraftTree, TreeVerifyOutcome
 
 from conftest import PROMPTS, build_pair, generate, tiny_gpt2, tiny_llama
 

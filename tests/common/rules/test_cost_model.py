@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from minedraft.cost_model import (
+from minedraft.rules.cost_model import (
     MAX_PSD_SPEEDUP,
     CostModel,
     _fit,

@@ -25,8 +25,6 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from .verification import expected_tokens_per_step
-
 MODES = ("ar", "sd", "psd")
 MAX_PSD_SPEEDUP = 2.0  # two lanes: at best both are busy all the time
 
@@ -46,11 +44,20 @@ class Prediction:
         return asdict(self)
 
 
-def expected_tokens(alpha: float, k: int) -> float:
-    """E[tau] = (1 - alpha^(k+1)) / (1 - alpha): tokens per verification of one request."""
+def geometric_sum(x: float, n: int) -> float:
+    """sum_{j<n} x^j."""
+    return float(n) if abs(1.0 - x) < 1e-12 else (1.0 - x**n) / (1.0 - x)
+
+
+def expected_tokens(alpha: float, k: int, gamma: float = 1.0) -> float:
+    """E[tau]: tokens emitted per verification of one request with draft cap k, i.i.d.
+    acceptance alpha and, after each drafted token, drafting continuing with probability
+    gamma (a confidence stop; 1 without one): ``1 + alpha * sum_{j<k} (gamma alpha)^j``,
+    which for gamma = 1 is ``(1 - alpha^(k+1)) / (1 - alpha)``. The one home of this
+    formula: the cost model, the flex policy and the distillation report all use it."""
     if not 0.0 <= alpha <= 1.0:
         raise ValueError(f"alpha must be in [0, 1], got {alpha!r}")
-    return expected_tokens_per_step(alpha, k)
+    return 1.0 + alpha * geometric_sum(gamma * alpha, k)
 
 
 def alpha_from_tokens(tokens_per_step: float, k: int, tol: float = 1e-9) -> float:
@@ -63,7 +70,7 @@ def alpha_from_tokens(tokens_per_step: float, k: int, tol: float = 1e-9) -> floa
     lo, hi = 0.0, 1.0
     while hi - lo > tol:
         mid = (lo + hi) / 2
-        if expected_tokens_per_step(mid, k) < tokens_per_step:
+        if expected_tokens(mid, k) < tokens_per_step:
             lo = mid
         else:
             hi = mid
@@ -149,10 +156,10 @@ class CostModel:
         if mode == "ar":
             step, tokens = self.t_verify(batch, 0), 1.0
         elif mode == "sd":
-            step, tokens = self.t_draft(batch, k) + self.t_verify(batch, k), expected_tokens_per_step(alpha, k)
+            step, tokens = self.t_draft(batch, k) + self.t_verify(batch, k), expected_tokens(alpha, k)
         elif mode == "psd":
             step = max(self.t_draft(batch, k), self.t_verify(batch, k)) + self.overhead
-            tokens = expected_tokens_per_step(alpha, k)
+            tokens = expected_tokens(alpha, k)
         else:
             raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
         # Under PSD a request is verified every other step: twice the step per token round.

@@ -1,4 +1,4 @@
-"""Draft trees (minedraft.tree): structure, D²SD branch selection, merging, and the tree
+"""Draft trees (minedraft.rules.draft_trees): structure, D²SD branch selection, merging, and the tree
 verification rules — greedy exactness and the lossless distribution of multi-candidate
 recursive rejection sampling.
 
@@ -20,17 +20,15 @@ import torch
 from scipy.stats import chisquare
 
 from minedraft import DraftBlock, RequestState, SamplingParams, VerifyScores, verify
-from minedraft.sampling import processed_probs, row_params
-from minedraft.tree import (
-    Branch,
-    BranchSpec,
-    DraftTree,
+from minedraft.rules.draft_trees import (
     first_rejection_probs,
     merge_branches,
     propose_confidence_tree,
     select_branch_points,
     verify_tree,
 )
+from minedraft.sampling import processed_probs, row_params
+from minedraft.types import Branch, BranchSpec, DraftTree
 
 VOCAB = 5
 DEPTH = 3

@@ -6,7 +6,7 @@ from __future__ import annotations
 import torch
 
 from minedraft import DraftBlock, RequestState, SamplingParams, VerifyScores, verify
-from minedraft.schedulers.draft_budget import select_by_confidence
+from minedraft.rules.draft_budget import select_by_confidence
 
 VOCAB = 6
 

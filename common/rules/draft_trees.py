@@ -73,184 +73,25 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import torch
 
-from .sampling import processed_probs, row_params
-from .types import DraftBlock, RequestState, VerifyOutcome, VerifyScores
+from ..sampling import processed_probs, row_params
+from ..types import (
+    Branch,
+    BranchSpec,
+    DraftBlock,
+    DraftTree,
+    RequestState,
+    TreeVerifyOutcome,
+    VerifyScores,
+    cumulative_offsets,
+)
 
 if TYPE_CHECKING:
-    from .protocols import BranchDrafter
-
-
-def _cumulative(lengths: Sequence[int]) -> torch.Tensor:
-    cu = torch.zeros(len(lengths) + 1, dtype=torch.long)
-    if len(lengths):
-        cu[1:] = torch.cumsum(torch.tensor(list(lengths), dtype=torch.long), 0)
-    return cu
-
-
-@dataclass
-class DraftTree:
-    """Draft prefix trees for a set of requests, ragged, as flat tensors.
-
-    ``parents[g]`` is the parent's index *within its request* (-1: a child of the root);
-    parents precede children. ``draft_probs[g]`` is the law node g's token was drawn from
-    (see the module docstring); an all-zero row, or ``draft_probs=None``, marks a
-    deterministic candidate. ``depths`` (0 for children of the root) is derived.
-    """
-
-    request_ids: list[str]
-    tokens: torch.Tensor  # [num_nodes] int64
-    parents: torch.Tensor  # [num_nodes] int64, request-local, -1 = root
-    cu_num_nodes: torch.Tensor  # [batch + 1] int64
-    draft_probs: torch.Tensor | None = None  # [num_nodes, vocab]
-    draft_logprobs: torch.Tensor | None = None  # [num_nodes] log q(token), confidence signal
-    depths: torch.Tensor = field(init=False)  # [num_nodes] int64
-
-    def __post_init__(self) -> None:
-        n, batch = self.tokens.numel(), len(self.request_ids)
-        if self.tokens.dim() != 1 or self.parents.shape != self.tokens.shape:
-            raise ValueError(f"tree tokens {tuple(self.tokens.shape)} and parents {tuple(self.parents.shape)} must be equal 1-D")
-        cu = self.cu_num_nodes
-        if cu.shape != (batch + 1,) or int(cu[0]) != 0 or int(cu[-1]) != n or bool((cu[1:] < cu[:-1]).any()):
-            raise ValueError(f"tree cu_num_nodes {cu.tolist()} does not fit {batch} requests and {n} nodes")
-        for name, t in (("draft_probs", self.draft_probs), ("draft_logprobs", self.draft_logprobs)):
-            if t is not None and t.shape[0] != n:
-                raise ValueError(f"tree {name} has {t.shape[0]} rows for {n} nodes")
-        req = self._request_of_node()
-        local = torch.arange(n) - cu[req]
-        bad = ((self.parents < -1) | (self.parents >= local)).nonzero()
-        if bad.numel():
-            g = int(bad[0])
-            raise ValueError(f"tree parents: node {g} has parent {int(self.parents[g])}, which must be -1 or an "
-                             f"earlier node of the same request")
-        parent_g = torch.where(self.parents >= 0, self.parents + cu[req], torch.full_like(self.parents, -1))
-        depths = torch.zeros(n, dtype=torch.long)
-        for _ in range(n):  # parents precede children: at most max-depth rounds change anything
-            new = torch.where(parent_g >= 0, depths[parent_g.clamp(min=0)] + 1, torch.zeros_like(depths))
-            if torch.equal(new, depths):
-                break
-            depths = new
-        self.depths = depths
-        # Siblings must differ: a repeated candidate would need its own rejection stage.
-        key = (self.parent_rows() * (int(self.tokens.max()) + 1 if n else 1) + self.tokens).sort().values
-        if bool((key[1:] == key[:-1]).any()):
-            raise ValueError("tree siblings must carry distinct tokens")
-
-    # -- shape ---------------------------------------------------------------------------
-    @property
-    def batch_size(self) -> int:
-        return len(self.request_ids)
-
-    @property
-    def num_tokens(self) -> int:
-        """Nodes in the tree (= draft tokens the target scores), as for ``DraftBlock``."""
-        return int(self.tokens.numel())
-
-    def lengths(self) -> list[int]:
-        """Nodes per request."""
-        return (self.cu_num_nodes[1:] - self.cu_num_nodes[:-1]).tolist()
-
-    def _request_of_node(self) -> torch.Tensor:  # [num_nodes]
-        counts = self.cu_num_nodes[1:] - self.cu_num_nodes[:-1]
-        return torch.repeat_interleave(torch.arange(self.batch_size), counts)
-
-    def parent_rows(self) -> torch.Tensor:  # [num_nodes]
-        """Score row of each node's parent (layout: request i owns rows cu[i] + i .. cu[i + 1] + i)."""
-        req = self._request_of_node()
-        base = self.cu_num_nodes[req] + req  # root row of the node's request
-        return torch.where(self.parents >= 0, base + 1 + self.parents, base)
-
-    def node_rows(self) -> torch.Tensor:  # [num_nodes]
-        """Score row of the distribution after each node."""
-        return torch.arange(self.num_tokens) + self._request_of_node() + 1
-
-    def _span(self, index: int) -> slice:
-        return slice(int(self.cu_num_nodes[index]), int(self.cu_num_nodes[index + 1]))
-
-    def tokens_of(self, index: int) -> list[int]:
-        return self.tokens[self._span(index)].tolist()
-
-    def parents_of(self, index: int) -> list[int]:
-        return self.parents[self._span(index)].tolist()
-
-    def depths_of(self, index: int) -> list[int]:
-        return self.depths[self._span(index)].tolist()
-
-    def path(self, index: int, node: int) -> list[int]:
-        """Request-local node indices from the root's child down to ``node``."""
-        parents = self.parents_of(index)
-        out = []
-        while node >= 0:
-            out.append(node)
-            node = parents[node]
-        return out[::-1]
-
-    # -- construction --------------------------------------------------------------------
-    @staticmethod
-    def empty(request_ids: list[str]) -> DraftTree:
-        z = torch.zeros(0, dtype=torch.long)
-        return DraftTree(list(request_ids), z, z.clone(), torch.zeros(len(request_ids) + 1, dtype=torch.long))
-
-    @staticmethod
-    def from_block(block: DraftBlock) -> DraftTree:
-        """A chain per request: node j's parent is node j - 1."""
-        req = torch.repeat_interleave(torch.arange(block.batch_size), torch.tensor(block.lengths(), dtype=torch.long))
-        local = torch.arange(block.num_tokens) - block.cu_num_tokens[req]
-        return DraftTree(
-            list(block.request_ids), block.tokens.clone(), local - 1, block.cu_num_tokens.clone(),
-            draft_probs=block.draft_probs, draft_logprobs=block.draft_logprobs,
-        )
-
-    @staticmethod
-    def concat(trees: Sequence[DraftTree]) -> DraftTree:
-        """Trees of disjoint requests, one after another (zero ``draft_probs`` rows where a
-        tree has none: deterministic candidates, which the greedy rule never reads)."""
-        if not trees:
-            return DraftTree.empty([])
-        lengths = [n for t in trees for n in t.lengths()]
-        probs = None
-        with_probs = [t.draft_probs for t in trees if t.draft_probs is not None]
-        if with_probs:
-            ref = with_probs[0]
-            probs = torch.cat([
-                t.draft_probs if t.draft_probs is not None
-                else ref.new_zeros(t.num_tokens, ref.shape[-1]) for t in trees
-            ])
-        logprobs = None
-        if all(t.draft_logprobs is not None for t in trees):
-            logprobs = torch.cat([t.draft_logprobs for t in trees])  # type: ignore[misc]
-        return DraftTree(
-            [rid for t in trees for rid in t.request_ids], torch.cat([t.tokens for t in trees]),
-            torch.cat([t.parents for t in trees]), _cumulative(lengths), draft_probs=probs, draft_logprobs=logprobs,
-        )
-
-    def select(self, indices: list[int]) -> DraftTree:
-        """The sub-tree-batch of the given requests, in the given order."""
-        rows = [torch.arange(int(self.cu_num_nodes[i]), int(self.cu_num_nodes[i + 1])) for i in indices]
-        flat = torch.cat(rows) if rows else torch.zeros(0, dtype=torch.long)
-        lengths = self.lengths()
-        return DraftTree(
-            [self.request_ids[i] for i in indices], self.tokens[flat], self.parents[flat],
-            _cumulative([lengths[i] for i in indices]),
-            draft_probs=None if self.draft_probs is None else self.draft_probs[flat],
-            draft_logprobs=None if self.draft_logprobs is None else self.draft_logprobs[flat],
-        )
-
-
-@dataclass
-class TreeVerifyOutcome(VerifyOutcome):
-    """``VerifyOutcome`` plus the accepted path: request-local node indices, root first,
-    so engines can compact the accepted nodes' KV."""
-
-    accepted_nodes: list[list[int]] = field(default_factory=list)
-
-    def __post_init__(self) -> None:
-        super().__post_init__()
-        assert [len(p) for p in self.accepted_nodes] == list(self.num_accepted)
+    from ..protocols import BranchDrafter
 
 
 # -- building trees (D²SD) ----------------------------------------------------------------
@@ -279,34 +120,6 @@ def select_branch_points(confidence: Sequence[float] | torch.Tensor, num_branche
         before *= c
     order = sorted(range(len(r)), key=lambda i: (-r[i], i))[:num_branches]
     return sorted(i for i in order if r[i] > min_prob)
-
-
-@dataclass(frozen=True)
-class BranchSpec:
-    """Ask for an alternative continuation of request ``request_index``'s chain that keeps
-    chain[:start] and replaces chain[start]; ``length`` tokens (depths start .. start +
-    length - 1)."""
-
-    request_index: int
-    start: int
-    length: int
-
-
-@dataclass
-class Branch:
-    """A drafted alternative: ``tokens`` at depths start, start + 1, ... below chain[:start].
-
-    ``probs[m]`` is the law tokens[m] was drawn from given its path (and, for tokens[0],
-    anything drafted before it, such as the chain); None (or a zero row) for deterministic
-    tokens. A drafter may exclude chain[start] itself (sampling without replacement) or
-    not: ``merge_branches`` conditions the law on differing from existing siblings.
-    """
-
-    request_index: int
-    start: int
-    tokens: list[int]
-    probs: torch.Tensor | None = None  # [len(tokens), vocab]
-    logprobs: list[float] | None = None
 
 
 def merge_branches(chain: DraftBlock, branches: Sequence[Branch]) -> tuple[DraftTree, list[list[int]]]:
@@ -367,7 +180,7 @@ def merge_branches(chain: DraftBlock, branches: Sequence[Branch]) -> tuple[Draft
         sizes.append(len(tokens) - base)
     tokens_t = torch.tensor(tokens, dtype=torch.long)
     parents_t = torch.tensor(parents, dtype=torch.long)
-    cu = _cumulative(sizes)
+    cu = cumulative_offsets(sizes)
     probs = _merged_laws(chain, branches, cu, tokens_t, new_nodes, new_sources, exclusions)
     tree = DraftTree(
         list(chain.request_ids), tokens_t, parents_t, cu, draft_probs=probs,
@@ -476,7 +289,7 @@ def verify_tree(tree: DraftTree, scores: VerifyScores, requests: Sequence[Reques
     if len(requests) != batch:
         raise ValueError(f"verify_tree got {len(requests)} requests for a tree of {batch}")
     sizes = tree.lengths()
-    expected = _cumulative([n + 1 for n in sizes])
+    expected = cumulative_offsets([n + 1 for n in sizes])
     if not torch.equal(scores.cu_num_positions.cpu().long(), expected):
         raise ValueError(f"tree scores have positions {scores.cu_num_positions.tolist()}, expected {expected.tolist()}")
     logits = scores.logits  # [num_nodes + batch, vocab]

@@ -2,7 +2,7 @@
 
 FlexDraft observes that overlapped draft-and-verify wins at small batch and sequential
 verification at large batch. This module makes that choice from the cost model
-(``minedraft.cost_model``) fed with live measurements; it is pure bookkeeping (no engine,
+(``minedraft.rules.cost_model``) fed with live measurements; it is pure bookkeeping (no engine,
 no clock), so its decisions can be tested on synthetic cost tables. The scheduler that
 executes the decisions is ``minedraft.schedulers.flex``; docs/flex.md has the rationale.
 
@@ -67,8 +67,8 @@ import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
-from .cost_model import CostModel
-from .types import InvalidInputError
+from ..types import InvalidInputError
+from .cost_model import CostModel, expected_tokens, geometric_sum
 
 FLEX_MODES = ("psd", "sd", "ar")
 FAMILY = {"psd": "overlapped", "sd": "sequential", "ar": "sequential"}
@@ -178,18 +178,8 @@ class AcceptanceTracker:
         self.gammas.pop(request_id, None)
 
 
-def _geometric_sum(x: float, n: int) -> float:
-    """sum_{j<n} x^j."""
-    return float(n) if abs(1.0 - x) < 1e-12 else (1.0 - x**n) / (1.0 - x)
-
-
-def expected_tokens(alpha: float, gamma: float, k: int) -> float:
-    """E[tokens per verification] with acceptance alpha and continuation gamma, cap k."""
-    return 1.0 + alpha * _geometric_sum(gamma * alpha, k)
-
-
 def expected_draft_len(gamma: float, k: int) -> float:
-    return _geometric_sum(gamma, k)
+    return geometric_sum(gamma, k)
 
 
 def expected_forwards(gammas: Sequence[float], k: int) -> float:
@@ -333,7 +323,7 @@ class FlexPolicy:
         acc = self.acceptance
         if mode == "ar":
             return n / (self.t_verify("sequential", n, 0) + self.overhead["sequential"])
-        tokens = sum(expected_tokens(acc.alpha(r), acc.gamma(r), k) for r in ids)
+        tokens = sum(expected_tokens(acc.alpha(r), k, acc.gamma(r)) for r in ids)
         if mode == "sd":
             step = self.t_draft("sequential", n, self._forwards(ids, k)) + self.t_verify("sequential", n,
                                                                                          self._mean_len(ids, k))

@@ -25,8 +25,8 @@ from collections.abc import Sequence
 
 import torch
 
-from .sampling import processed_probs, row_params, sample_rows
-from .types import DraftBlock, RequestState, VerifyOutcome, VerifyScores
+from ..sampling import processed_probs, row_params, sample_rows
+from ..types import DraftBlock, RequestState, VerifyOutcome, VerifyScores
 
 
 def verify(block: DraftBlock, scores: VerifyScores, requests: Sequence[RequestState]) -> VerifyOutcome:
@@ -103,10 +103,3 @@ def _per_request_uniforms(requests: Sequence[RequestState], lengths: torch.Tenso
             u[offset : offset + n] = torch.rand(n, generator=req.verify_generator)
         offset += n
     return u
-
-
-def expected_tokens_per_step(acceptance: float, k: int) -> float:
-    """E[tokens emitted per verification] with i.i.d. acceptance alpha: (1 - a^(k+1)) / (1 - a)."""
-    if acceptance >= 1.0:
-        return float(k + 1)
-    return (1.0 - acceptance ** (k + 1)) / (1.0 - acceptance)
