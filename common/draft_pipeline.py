@@ -41,13 +41,13 @@ from typing import Any
 import torch
 
 from .backends import EngineSpec, get_backend
-from .lanes import Lane, ThreadLane
+from .lanes import LANE_KINDS, Lane, ThreadLane, canonical_lane
 from .protocols import Drafter
 from .types import InvalidInputError, RequestState, SamplingParams, VerifyOutcome
 
 logger = logging.getLogger(__name__)
 
-LANES = ("inline", "thread", "cuda_stream")
+LANES = LANE_KINDS  # canonical names; canonical_lane() also takes the old spellings
 ON_MISS = ("serial", "skip")
 _GREEDY = SamplingParams(temperature=0.0)
 
@@ -112,33 +112,35 @@ class DraftPipeline:
         drafter: Drafter,
         num_speculative_tokens: int,
         *,
-        lane: str = "thread",
+        lane: str = "threads",
         device: str | None = None,
         on_miss: str = "serial",
         timeout: float = 600.0,
     ) -> None:
         if not isinstance(num_speculative_tokens, int) or num_speculative_tokens < 1:
             raise InvalidInputError(f"num_speculative_tokens must be an int >= 1, got {num_speculative_tokens!r}")
-        if lane not in LANES:
-            raise InvalidInputError(f"lane must be one of {LANES}, got {lane!r}")
+        try:
+            lane = canonical_lane(lane, "lane")
+        except ValueError as exc:
+            raise InvalidInputError(str(exc)) from exc
         if on_miss not in ON_MISS:
             raise InvalidInputError(f"on_miss must be one of {ON_MISS}, got {on_miss!r}")
         if not isinstance(timeout, (int, float)) or timeout <= 0:
             raise InvalidInputError(f"timeout must be a number of seconds > 0, got {timeout!r}")
         if not isinstance(drafter, Drafter):
             raise InvalidInputError(f"drafter must implement minedraft.protocols.Drafter, got {type(drafter).__name__}")
-        if lane == "cuda_stream" and not torch.cuda.is_available():
-            raise InvalidInputError("lane='cuda_stream' needs CUDA, but torch.cuda.is_available() is False")
+        if lane == "cuda_streams" and not torch.cuda.is_available():
+            raise InvalidInputError("lane='cuda_streams' needs CUDA, but torch.cuda.is_available() is False")
         self.drafter = drafter
         self.k = num_speculative_tokens
         self.on_miss = on_miss
         self.timeout = float(timeout)
         if lane == "inline":
             self._lane: Lane = Lane("draft")
-        elif lane == "thread":
-            self._lane = ThreadLane("draft")
-        else:
+        elif lane == "cuda_streams":  # the draft's own stream on a GPU it shares with the target
             self._lane = ThreadLane("draft", torch.cuda.Stream(device=device))
+        else:  # threads, or devices: the draft sits on its own device, a thread is enough
+            self._lane = ThreadLane("draft")
         self._tracks: dict[str, _Track] = {}
         self._job: _Job | None = None
         self._releases: list[str] = []
