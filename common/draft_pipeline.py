@@ -36,11 +36,9 @@ from collections.abc import Mapping, Sequence
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
-from typing import Any
 
 import torch
 
-from .backends import EngineSpec, get_backend
 from .lanes import LANE_KINDS, Lane, ThreadLane, canonical_lane
 from .protocols import Drafter
 from .types import InvalidInputError, RequestState, SamplingParams, VerifyOutcome
@@ -374,42 +372,3 @@ class DraftPipeline:
                 probs = block.draft_probs[start:end]  # [n, vocab]
             chains.append(_Chain(base, block.tokens[start:end].tolist(), probs, guessed=guess))
         return chains
-
-
-@dataclass
-class BackendDrafter:
-    """A picklable recipe for a Drafter built through the backend registry.
-
-    Engines that run their executor in another process (TensorRT-LLM's LLM API pickles
-    its arguments to MPI workers) get this recipe instead of live model weights; the
-    worker builds the drafter on first use. The backend builds an engine *pair*; only its
-    drafter is kept, and the target it loads on the way (the same source) is dropped at
-    once. Sources that are in-memory modules are shared, not loaded twice.
-    """
-
-    model: Any
-    backend: str = "reference"
-    dtype: str = "auto"
-    device: str = "cpu"
-    tokenizer: Any = None
-    allow_pickle: bool = False
-    trust_remote_code: bool = False
-    max_batch_size: int = 16
-    options: dict[str, Any] = field(default_factory=dict)
-
-    def __post_init__(self) -> None:
-        if self.model is None or (isinstance(self.model, str) and not self.model):
-            raise InvalidInputError(f"draft model must be a model source, got {self.model!r}")
-        if not isinstance(self.backend, str) or not self.backend:
-            raise InvalidInputError(f"draft backend must be a backend name, got {self.backend!r}")
-
-    def __call__(self) -> Drafter:
-        spec = EngineSpec(
-            target=self.model, draft=self.model, dtype=self.dtype, device=self.device, draft_device=self.device,
-            tokenizer=self.tokenizer, allow_pickle=self.allow_pickle, trust_remote_code=self.trust_remote_code,
-            max_batch_size=self.max_batch_size, options=dict(self.options),
-        )
-        pair = get_backend(self.backend).build(spec)
-        if pair.drafter is None:
-            raise InvalidInputError(f"backend {self.backend!r} built no drafter for draft model {self.model!r}")
-        return pair.drafter

@@ -9,7 +9,7 @@ its own lane (thread, CUDA stream or second GPU) while the target runs. Accepted
 come back through ``py_num_accepted_draft_tokens`` and the committed tokens.
 
 The draft model is any ``minedraft.protocols.Drafter`` — in practice the reference
-engine's, built through the backend registry (``minedraft.draft_pipeline.BackendDrafter``),
+engine's, built through the backend registry (``minedraft.adapters.tensorrt_llm.recipe.BackendDrafter``),
 so this adapter never imports another adapter.
 
 The class is created at run time as a subclass of the installed
@@ -361,7 +361,7 @@ def speculative_config(
     ``create_drafter``. Pass ``disable_overlap_scheduler=True`` to ``LLM`` as well (or use
     ``llm_kwargs``): TensorRT-LLM forces it off for user-provided drafters anyway.
     """
-    from minedraft.draft_pipeline import BackendDrafter
+    from .recipe import BackendDrafter
 
     if (drafter is None) == (draft_model is None):
         raise InvalidInputError("pass exactly one of drafter (a minedraft Drafter) or draft_model (a model source)")

@@ -11,7 +11,7 @@ import sys
 import pytest
 import torch
 
-from minedraft import RequestState
+from minedraft import InvalidInputError, RequestState, SamplingParams
 from minedraft.adapters.reference.runner import Row
 from minedraft.adapters.tensorrt_llm import (
     SUPPORTED_VERSIONS,
@@ -21,7 +21,7 @@ from minedraft.adapters.tensorrt_llm import (
     speculative_config,
 )
 from minedraft.adapters.tensorrt_llm.drafter import trt_sampling
-from minedraft.draft_pipeline import BackendDrafter
+from minedraft.adapters.tensorrt_llm.recipe import BackendDrafter
 from minedraft.sampling import processed_probs, row_params
 
 import trtllm_standins as trt
@@ -355,3 +355,25 @@ def test_drafter_pickles_as_a_recipe(trtllm, trt_models):
     copy = pickle.loads(pickle.dumps(drafter))  # once built, a copy still travels as the recipe
     assert copy.core_drafter is None and isinstance(copy._factory, BackendDrafter)
     drafter.shutdown()
+
+
+def test_backend_drafter_recipe_builds_through_registry(trt_models):
+    from minedraft.backends import register_backend
+
+    _, _, close = trt_models
+
+    class TinyBackend:
+        name = "tiny-draft-test"
+
+        def build(self, spec):
+            assert spec.target is spec.draft  # the recipe asks for the draft model only
+            return build_pair(spec.target, spec.draft)
+
+    register_backend("tiny-draft-test", TinyBackend)
+    drafter = BackendDrafter(model=close, backend="tiny-draft-test")()
+    block = drafter.propose([RequestState(prompt_ids=[1, 2, 3], params=SamplingParams())], [2])
+    assert block.num_tokens == 2
+    with pytest.raises(InvalidInputError, match="backend"):
+        BackendDrafter(model=close, backend="no-such-backend")()
+    with pytest.raises(InvalidInputError, match="draft model"):
+        BackendDrafter(model="")
