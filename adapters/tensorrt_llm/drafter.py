@@ -4,8 +4,8 @@ TensorRT-LLM's PyExecutor (PyTorch backend) calls ``drafter.prepare_draft_tokens
 once per iteration, right before the target forward. This drafter translates the
 scheduled ``LlmRequest`` objects into ``minedraft.draft_pipeline`` snapshots, attaches the
 drafts the pipeline has ready (``py_draft_tokens``, plus ``py_draft_logits`` where the
-sampler's rejection sampling needs q), and lets the pipeline draft the other sub-batch on
-its own lane (thread, CUDA stream or second GPU) while the target runs. Accepted counts
+installed sampler verifiably recovers q from them), and lets the pipeline draft the other
+sub-batch on its own lane (thread, CUDA stream or second GPU) while the target runs. Accepted counts
 come back through ``py_num_accepted_draft_tokens`` and the committed tokens.
 
 The draft model is any ``minedraft.protocols.Drafter`` — in practice the reference
@@ -13,8 +13,8 @@ engine's, built through the backend registry (``minedraft.adapters.tensorrt_llm.
 so this adapter never imports another adapter.
 
 The class is created at run time as a subclass of the installed
-``tensorrt_llm._torch.speculative.drafter.Drafter``: ``create_drafter`` /
-``drafter_class`` import tensorrt_llm lazily and check its version.
+``tensorrt_llm._torch.speculative.drafter.Drafter`` (TensorRT-LLM 1.2.1, see compat):
+``create_drafter`` / ``drafter_class`` import tensorrt_llm lazily and check its version.
 """
 
 from __future__ import annotations
@@ -322,8 +322,8 @@ def create_drafter(drafter: CoreDrafter | None = None, **kwargs: Any) -> Any:
     """A ``MineDraftTRTDrafter`` around a minedraft Drafter (or a picklable factory of one).
 
     Keyword arguments: ``num_speculative_tokens`` (k, the executor's max_draft_len),
-    ``drafter_factory``, ``lane`` ('thread', 'cuda_stream', 'inline'; default: CUDA stream
-    when CUDA is available), ``device`` (the draft device, for its stream), ``on_miss``
+    ``drafter_factory``, ``lane`` ('cuda_streams', 'devices', 'threads', 'inline', or an alias
+    accepted by ``minedraft.lanes.canonical_lane``; default: cuda_streams when CUDA is available), ``device`` (the draft device, for its stream), ``on_miss``
     ('serial' or 'skip'), ``logits_device`` (where py_draft_logits go; default: CUDA when
     available), ``vocab_size`` (the target's padded vocabulary, if larger than the
     draft's), ``timeout`` (seconds), ``gc_iterations``.
