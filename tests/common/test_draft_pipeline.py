@@ -250,3 +250,19 @@ def test_invalid_settings_are_named(models):
     pipe.close()
     with pytest.raises(RuntimeError, match="close"):
         pipe.step([])
+
+
+def test_lanes_take_the_canonical_names_and_their_aliases(models):
+    from minedraft.lanes import ThreadLane
+
+    target, _, close = models
+    drafter = build_pair(target, close).drafter
+    for lane, threaded in [("inline", False), ("sequential", False), ("threads", True), ("thread", True),
+                           ("devices", True)]:
+        pipe = DraftPipeline(drafter, 3, lane=lane)
+        assert isinstance(pipe._lane, ThreadLane) is threaded, lane
+        pipe.close()
+    if not torch.cuda.is_available():
+        for lane in ("cuda_streams", "cuda_stream"):
+            with pytest.raises(InvalidInputError, match="cuda_streams.*needs CUDA"):
+                DraftPipeline(drafter, 3, lane=lane)
