@@ -215,11 +215,12 @@ class _PSDDrafterMethods:
     def _draft_logits(self, req: Any, proposal: Proposal) -> torch.Tensor | None:
         """Logits from which TorchSampler's rejection sampling recovers exactly our q.
 
-        None (TorchSampler then accepts a draft iff it equals the target's own sample,
-        which is lossless for any draft) when: the request is greedy; fewer drafts than the
-        padding length (rejection sampling would count the padding as accepted when every
-        real draft passes); or the executor would re-apply top-p to q (no
-        ``py_draft_use_greedy_sampling`` field to switch its draft processing off)."""
+        With ``py_draft_use_greedy_sampling`` set, the sampler takes q = softmax(logits), so
+        ``log q`` is passed. None (TorchSampler then accepts a draft iff it equals the
+        target's own sample, which is lossless for any draft) when: the request is greedy;
+        fewer drafts than the padding length (rejection sampling would count the padding
+        as accepted when every real draft passes); or the installed sampler failed the
+        probe of that softmax (``compat.draft_q_is_softmax``)."""
         if not self._pass_logits or proposal.probs is None or len(proposal.tokens) != self._k:
             return None
         if trt_sampling(req)[0] or not hasattr(req, "py_draft_use_greedy_sampling"):
@@ -231,7 +232,7 @@ class _PSDDrafterMethods:
         vocab = self._options["vocab_size"]
         if vocab is not None and q.shape[-1] < vocab:  # the target's (padded) vocabulary
             q = torch.nn.functional.pad(q, (0, vocab - q.shape[-1]))
-        out = torch.log(q)  # -inf where q is 0; with py_draft_use_greedy_sampling the sampler takes softmax(out) = q
+        out = torch.log(q)  # -inf where q is 0
         device = self._options["logits_device"]
         if device is None:
             device = "cuda" if torch.cuda.is_available() else out.device
