@@ -36,18 +36,16 @@ from collections.abc import Mapping, Sequence
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
-from typing import Any
 
 import torch
 
-from .backends import EngineSpec, get_backend
-from .lanes import Lane, ThreadLane
+from .lanes import LANE_KINDS, Lane, ThreadLane, canonical_lane
 from .protocols import Drafter
 from .types import InvalidInputError, RequestState, SamplingParams, VerifyOutcome
 
 logger = logging.getLogger(__name__)
 
-LANES = ("inline", "thread", "cuda_stream")
+LANES = LANE_KINDS  # canonical names; canonical_lane() also takes the old spellings
 ON_MISS = ("serial", "skip")
 _GREEDY = SamplingParams(temperature=0.0)
 
@@ -112,33 +110,35 @@ class DraftPipeline:
         drafter: Drafter,
         num_speculative_tokens: int,
         *,
-        lane: str = "thread",
+        lane: str = "threads",
         device: str | None = None,
         on_miss: str = "serial",
         timeout: float = 600.0,
     ) -> None:
         if not isinstance(num_speculative_tokens, int) or num_speculative_tokens < 1:
             raise InvalidInputError(f"num_speculative_tokens must be an int >= 1, got {num_speculative_tokens!r}")
-        if lane not in LANES:
-            raise InvalidInputError(f"lane must be one of {LANES}, got {lane!r}")
+        try:
+            lane = canonical_lane(lane, "lane")
+        except ValueError as exc:
+            raise InvalidInputError(str(exc)) from exc
         if on_miss not in ON_MISS:
             raise InvalidInputError(f"on_miss must be one of {ON_MISS}, got {on_miss!r}")
         if not isinstance(timeout, (int, float)) or timeout <= 0:
             raise InvalidInputError(f"timeout must be a number of seconds > 0, got {timeout!r}")
         if not isinstance(drafter, Drafter):
             raise InvalidInputError(f"drafter must implement minedraft.protocols.Drafter, got {type(drafter).__name__}")
-        if lane == "cuda_stream" and not torch.cuda.is_available():
-            raise InvalidInputError("lane='cuda_stream' needs CUDA, but torch.cuda.is_available() is False")
+        if lane == "cuda_streams" and not torch.cuda.is_available():
+            raise InvalidInputError("lane='cuda_streams' needs CUDA, but torch.cuda.is_available() is False")
         self.drafter = drafter
         self.k = num_speculative_tokens
         self.on_miss = on_miss
         self.timeout = float(timeout)
         if lane == "inline":
             self._lane: Lane = Lane("draft")
-        elif lane == "thread":
-            self._lane = ThreadLane("draft")
-        else:
+        elif lane == "cuda_streams":  # the draft's own stream on a GPU it shares with the target
             self._lane = ThreadLane("draft", torch.cuda.Stream(device=device))
+        else:  # threads, or devices: the draft sits on its own device, a thread is enough
+            self._lane = ThreadLane("draft")
         self._tracks: dict[str, _Track] = {}
         self._job: _Job | None = None
         self._releases: list[str] = []
@@ -372,42 +372,3 @@ class DraftPipeline:
                 probs = block.draft_probs[start:end]  # [n, vocab]
             chains.append(_Chain(base, block.tokens[start:end].tolist(), probs, guessed=guess))
         return chains
-
-
-@dataclass
-class BackendDrafter:
-    """A picklable recipe for a Drafter built through the backend registry.
-
-    Engines that run their executor in another process (TensorRT-LLM's LLM API pickles
-    its arguments to MPI workers) get this recipe instead of live model weights; the
-    worker builds the drafter on first use. The backend builds an engine *pair*; only its
-    drafter is kept, and the target it loads on the way (the same source) is dropped at
-    once. Sources that are in-memory modules are shared, not loaded twice.
-    """
-
-    model: Any
-    backend: str = "reference"
-    dtype: str = "auto"
-    device: str = "cpu"
-    tokenizer: Any = None
-    allow_pickle: bool = False
-    trust_remote_code: bool = False
-    max_batch_size: int = 16
-    options: dict[str, Any] = field(default_factory=dict)
-
-    def __post_init__(self) -> None:
-        if self.model is None or (isinstance(self.model, str) and not self.model):
-            raise InvalidInputError(f"draft model must be a model source, got {self.model!r}")
-        if not isinstance(self.backend, str) or not self.backend:
-            raise InvalidInputError(f"draft backend must be a backend name, got {self.backend!r}")
-
-    def __call__(self) -> Drafter:
-        spec = EngineSpec(
-            target=self.model, draft=self.model, dtype=self.dtype, device=self.device, draft_device=self.device,
-            tokenizer=self.tokenizer, allow_pickle=self.allow_pickle, trust_remote_code=self.trust_remote_code,
-            max_batch_size=self.max_batch_size, options=dict(self.options),
-        )
-        pair = get_backend(self.backend).build(spec)
-        if pair.drafter is None:
-            raise InvalidInputError(f"backend {self.backend!r} built no drafter for draft model {self.model!r}")
-        return pair.drafter

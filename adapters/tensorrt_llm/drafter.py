@@ -4,17 +4,17 @@ TensorRT-LLM's PyExecutor (PyTorch backend) calls ``drafter.prepare_draft_tokens
 once per iteration, right before the target forward. This drafter translates the
 scheduled ``LlmRequest`` objects into ``minedraft.draft_pipeline`` snapshots, attaches the
 drafts the pipeline has ready (``py_draft_tokens``, plus ``py_draft_logits`` where the
-sampler's rejection sampling needs q), and lets the pipeline draft the other sub-batch on
-its own lane (thread, CUDA stream or second GPU) while the target runs. Accepted counts
+installed sampler verifiably recovers q from them), and lets the pipeline draft the other
+sub-batch on its own lane (thread, CUDA stream or second GPU) while the target runs. Accepted counts
 come back through ``py_num_accepted_draft_tokens`` and the committed tokens.
 
 The draft model is any ``minedraft.protocols.Drafter`` — in practice the reference
-engine's, built through the backend registry (``minedraft.draft_pipeline.BackendDrafter``),
+engine's, built through the backend registry (``minedraft.adapters.tensorrt_llm.recipe.BackendDrafter``),
 so this adapter never imports another adapter.
 
 The class is created at run time as a subclass of the installed
-``tensorrt_llm._torch.speculative.drafter.Drafter``: ``create_drafter`` /
-``drafter_class`` import tensorrt_llm lazily and check its version.
+``tensorrt_llm._torch.speculative.drafter.Drafter`` (TensorRT-LLM 1.2.1, see compat):
+``create_drafter`` / ``drafter_class`` import tensorrt_llm lazily and check its version.
 """
 
 from __future__ import annotations
@@ -26,7 +26,8 @@ from typing import Any
 
 import torch
 
-from minedraft.draft_pipeline import LANES, ON_MISS, DraftPipeline, Proposal, Snapshot
+from minedraft.draft_pipeline import ON_MISS, DraftPipeline, Proposal, Snapshot
+from minedraft.lanes import canonical_lane
 from minedraft.protocols import Drafter as CoreDrafter
 from minedraft.types import InvalidInputError, SamplingParams
 
@@ -84,9 +85,6 @@ class _PSDDrafterMethods:
     installed TensorRT-LLM ``Drafter`` base."""
 
     _trt_base: type
-    # TorchSampler computes py_rewind_len from len(py_draft_tokens), padding included, so
-    # newer executors must extend KV capacity after padding (drafter.py, newer releases).
-    _needs_padding_kv_extension = True
 
     def __init__(
         self,
@@ -102,14 +100,17 @@ class _PSDDrafterMethods:
         timeout: float = 600.0,
         gc_iterations: int = 256,
     ) -> None:
-        _validate(drafter, drafter_factory, num_speculative_tokens, lane, on_miss, vocab_size, gc_iterations)
-        self._ctor_kind = compat.init_drafter_base(self._trt_base, self, num_speculative_tokens)
+        lane = _validate(drafter, drafter_factory, num_speculative_tokens, lane, on_miss, vocab_size, gc_iterations)
+        compat.init_drafter_base(self._trt_base, self, num_speculative_tokens)
+        # Rejection-sampling logits only where the sampler's q semantics verify (compat).
+        self._pass_logits = compat.draft_q_is_softmax()
         self._core, self._factory = drafter, drafter_factory
         self._built: CoreDrafter | None = None  # from the factory, in the executor's process
         self._options = dict(lane=lane, device=device, on_miss=on_miss, logits_device=logits_device,
                              vocab_size=vocab_size, timeout=timeout, gc_iterations=gc_iterations)
         self._k = num_speculative_tokens
         self._pipeline: DraftPipeline | None = None
+        self._closed_stats: list[dict[str, float]] = []  # pipelines closed by executor shutdowns
         self._iteration = 0
         self._last_seen: dict[str, int] = {}
 
@@ -152,14 +153,26 @@ class _PSDDrafterMethods:
         return resource_manager_class()(self)
 
     def shutdown(self) -> None:
-        if self._pipeline is not None:
-            self._pipeline.close()
+        """Close the drafting pipeline (its lane and per-request draft state).
+
+        TensorRT-LLM calls this through the resource manager whenever an executor shuts
+        down — also the throwaway executor of its KV-cache estimation, after which the
+        same drafter object serves the real executor. So the drafter stays usable: the
+        next ``prepare_draft_tokens`` opens a fresh pipeline around the same draft model."""
+        pipeline, self._pipeline = self._pipeline, None
+        self._last_seen.clear()
+        if pipeline is not None:
+            pipeline.close()
+            self._closed_stats.append(pipeline.stats())
             # The executor may run in a worker process: log what the benchmark needs.
-            logger.info("minedraft PSD drafter stats: %s", self._pipeline.stats())
+            logger.info("minedraft PSD drafter stats: %s", self._closed_stats[-1])
 
     def stats(self) -> dict[str, float]:
-        """The pipeline's counters (``hit_rate``, ``acceptance_rate``, seconds spent)."""
-        return self._pipeline.stats() if self._pipeline is not None else {}
+        """The open pipeline's counters (``hit_rate``, ``acceptance_rate``, seconds spent),
+        or the last closed one's."""
+        if self._pipeline is not None:
+            return self._pipeline.stats()
+        return dict(self._closed_stats[-1]) if self._closed_stats else {}
 
     @property
     def core_drafter(self) -> CoreDrafter | None:
@@ -182,7 +195,7 @@ class _PSDDrafterMethods:
             if vocab is not None and core.vocab_size > vocab:
                 raise InvalidInputError(f"draft vocab_size ({core.vocab_size}) exceeds vocab_size ({vocab})")
             self._built = core  # not pickled: a copy rebuilds from the recipe
-            lane = self._options["lane"] or ("cuda_stream" if torch.cuda.is_available() else "thread")
+            lane = self._options["lane"] or ("cuda_streams" if torch.cuda.is_available() else "threads")
             self._pipeline = DraftPipeline(core, self._k, lane=lane, device=self._options["device"],
                                            on_miss=self._options["on_miss"], timeout=self._options["timeout"])
         return self._pipeline
@@ -202,15 +215,15 @@ class _PSDDrafterMethods:
     def _draft_logits(self, req: Any, proposal: Proposal) -> torch.Tensor | None:
         """Logits from which TorchSampler's rejection sampling recovers exactly our q.
 
-        None (TorchSampler then accepts a draft iff it equals the target's own sample,
-        which is lossless for any draft) when: the request is greedy; fewer drafts than the
-        padding length (rejection sampling would count the padding as accepted when every
-        real draft passes); or the executor would re-apply top-p to q (no
-        ``py_draft_use_greedy_sampling`` field to switch its draft processing off)."""
-        if proposal.probs is None or len(proposal.tokens) != self._k:
+        With ``py_draft_use_greedy_sampling`` set, the sampler takes q = softmax(logits), so
+        ``log q`` is passed. None (TorchSampler then accepts a draft iff it equals the
+        target's own sample, which is lossless for any draft) when: the request is greedy;
+        fewer drafts than the padding length (rejection sampling would count the padding
+        as accepted when every real draft passes); or the installed sampler failed the
+        probe of that softmax (``compat.draft_q_is_softmax``)."""
+        if not self._pass_logits or proposal.probs is None or len(proposal.tokens) != self._k:
             return None
-        greedy, temperature, _, top_p, _ = trt_sampling(req)
-        if greedy:
+        if trt_sampling(req)[0] or not hasattr(req, "py_draft_use_greedy_sampling"):
             return None
         probs = proposal.probs
         if probs.is_cuda:  # made on the draft lane's stream, consumed on the executor's
@@ -219,13 +232,7 @@ class _PSDDrafterMethods:
         vocab = self._options["vocab_size"]
         if vocab is not None and q.shape[-1] < vocab:  # the target's (padded) vocabulary
             q = torch.nn.functional.pad(q, (0, vocab - q.shape[-1]))
-        logq = torch.log(q)  # -inf where q is 0
-        if hasattr(req, "py_draft_use_greedy_sampling"):
-            out = logq  # the sampler takes softmax(logits) as q unprocessed
-        elif top_p < 1.0:
-            return None
-        else:
-            out = logq * max(temperature, 1e-5)  # the sampler divides by max(T, 1e-5); top-k keeps q's support
+        out = torch.log(q)  # -inf where q is 0
         device = self._options["logits_device"]
         if device is None:
             device = "cuda" if torch.cuda.is_available() else out.device
@@ -242,7 +249,8 @@ class _PSDDrafterMethods:
                 self._pipeline.release(rid)
 
 
-def _validate(drafter, factory, k, lane, on_miss, vocab_size, gc_iterations) -> None:
+def _validate(drafter, factory, k, lane, on_miss, vocab_size, gc_iterations) -> str | None:
+    """Checks the arguments; returns the canonical lane name (or None)."""
     if (drafter is None) == (factory is None):
         raise InvalidInputError("pass exactly one of drafter (a minedraft Drafter) or drafter_factory")
     if drafter is not None and not isinstance(drafter, CoreDrafter):
@@ -251,14 +259,18 @@ def _validate(drafter, factory, k, lane, on_miss, vocab_size, gc_iterations) -> 
         raise InvalidInputError(f"drafter_factory must be callable, got {type(factory).__name__}")
     if not isinstance(k, int) or isinstance(k, bool) or k < 1:
         raise InvalidInputError(f"num_speculative_tokens must be an int >= 1, got {k!r}")
-    if lane is not None and lane not in LANES:
-        raise InvalidInputError(f"lane must be one of {LANES} or None, got {lane!r}")
+    if lane is not None:
+        try:
+            lane = canonical_lane(lane, "lane")
+        except ValueError as exc:
+            raise InvalidInputError(str(exc)) from exc
     if on_miss not in ON_MISS:
         raise InvalidInputError(f"on_miss must be one of {ON_MISS}, got {on_miss!r}")
     if vocab_size is not None and (not isinstance(vocab_size, int) or vocab_size < 1):
         raise InvalidInputError(f"vocab_size must be an int >= 1 or None, got {vocab_size!r}")
     if not isinstance(gc_iterations, int) or gc_iterations < 1:
         raise InvalidInputError(f"gc_iterations must be an int >= 1, got {gc_iterations!r}")
+    return lane
 
 
 def drafter_class() -> type:
@@ -266,7 +278,7 @@ def drafter_class() -> type:
     base = compat.drafter_base()
     cls = _CLASSES.get(base)
     if cls is None:
-        compat.constructor_kind(base)  # fail before building a class for an unknown base
+        compat.check_drafter_constructor(base)  # fail before building a class for an unknown base
         cls = type("MineDraftTRTDrafter", (_PSDDrafterMethods, base),
                    {"__module__": __name__, "__qualname__": "MineDraftTRTDrafter", "_trt_base": base})
         _CLASSES[base] = cls
@@ -311,8 +323,8 @@ def create_drafter(drafter: CoreDrafter | None = None, **kwargs: Any) -> Any:
     """A ``MineDraftTRTDrafter`` around a minedraft Drafter (or a picklable factory of one).
 
     Keyword arguments: ``num_speculative_tokens`` (k, the executor's max_draft_len),
-    ``drafter_factory``, ``lane`` ('thread', 'cuda_stream', 'inline'; default: CUDA stream
-    when CUDA is available), ``device`` (the draft device, for its stream), ``on_miss``
+    ``drafter_factory``, ``lane`` ('cuda_streams', 'devices', 'threads', 'inline', or an alias
+    accepted by ``minedraft.lanes.canonical_lane``; default: cuda_streams when CUDA is available), ``device`` (the draft device, for its stream), ``on_miss``
     ('serial' or 'skip'), ``logits_device`` (where py_draft_logits go; default: CUDA when
     available), ``vocab_size`` (the target's padded vocabulary, if larger than the
     draft's), ``timeout`` (seconds), ``gc_iterations``.
@@ -350,7 +362,7 @@ def speculative_config(
     ``create_drafter``. Pass ``disable_overlap_scheduler=True`` to ``LLM`` as well (or use
     ``llm_kwargs``): TensorRT-LLM forces it off for user-provided drafters anyway.
     """
-    from minedraft.draft_pipeline import BackendDrafter
+    from .recipe import BackendDrafter
 
     if (drafter is None) == (draft_model is None):
         raise InvalidInputError("pass exactly one of drafter (a minedraft Drafter) or draft_model (a model source)")

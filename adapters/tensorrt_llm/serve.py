@@ -1,9 +1,12 @@
 """``minedraft serve-trtllm --config file.yaml``: trtllm-serve's OpenAI server with PSD.
 
 trtllm-serve's YAML (``--extra_llm_api_options``) cannot name a drafter object, so this
-command reads its own file, builds ``tensorrt_llm.LLM`` with the PSD speculative config
-and runs TensorRT-LLM's ``OpenAIServer`` around it. ``--check`` validates the file and
-prints the resolved settings without TensorRT-LLM installed.
+command reads its own file and then does what ``trtllm-serve`` does, with trtllm-serve's
+own functions (``tensorrt_llm/commands/serve.py``): ``get_llm_args`` for its defaults,
+``update_llm_args_with_extra_dict`` for the ``llm`` mapping (an ``extra_llm_api_options``
+document), plus the PSD speculative config, then ``launch_server``, which builds the
+``LLM`` and the ``OpenAIServer``. ``--check`` validates the file and prints the resolved
+settings without TensorRT-LLM installed.
 
 File format (every field but ``model`` and ``draft.model`` optional)::
 
@@ -16,7 +19,7 @@ File format (every field but ``model`` and ``draft.model`` optional)::
       device: cuda:1                         # a second GPU, or the target's (own stream)
     psd:
       on_miss: serial                        # serial | skip
-      lane: cuda_stream                      # cuda_stream | thread | inline
+      lane: cuda_streams                     # cuda_streams | threads | devices | inline
     llm:                                     # more LLM(...) arguments, as in trtllm-serve's YAML
       max_batch_size: 32
       kv_cache_config: {free_gpu_memory_fraction: 0.8}
@@ -26,15 +29,14 @@ File format (every field but ``model`` and ``draft.model`` optional)::
 from __future__ import annotations
 
 import argparse
-import asyncio
-import inspect
 import json
 import sys
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from minedraft.draft_pipeline import LANES, ON_MISS
+from minedraft.draft_pipeline import ON_MISS
+from minedraft.lanes import canonical_lane
 from minedraft.types import InvalidInputError
 
 from . import compat
@@ -126,8 +128,11 @@ def parse_serve_config(data: Any) -> ServeConfig:
     psd = PSDSection(**_check_fields("psd", top.get("psd", {}), _PSD))
     if psd.on_miss not in ON_MISS:
         raise InvalidInputError(f"psd.on_miss must be one of {ON_MISS}, got {psd.on_miss!r}")
-    if psd.lane is not None and psd.lane not in LANES:
-        raise InvalidInputError(f"psd.lane must be one of {LANES}, got {psd.lane!r}")
+    if psd.lane is not None:
+        try:
+            psd.lane = canonical_lane(psd.lane, "psd.lane")
+        except ValueError as exc:
+            raise InvalidInputError(str(exc)) from exc
     if psd.timeout <= 0:
         raise InvalidInputError(f"psd.timeout must be > 0 seconds, got {psd.timeout!r}")
     server = ServerSection(**_check_fields("server", top.get("server", {}), _SERVER))
@@ -143,28 +148,41 @@ def parse_serve_config(data: Any) -> ServeConfig:
     return ServeConfig(model=top["model"], draft=draft, num_speculative_tokens=k, psd=psd, llm=llm, server=server)
 
 
-def load_serve_config(path: str | Path) -> ServeConfig:
+def _read_yaml(path: str | Path, flag: str) -> Any:
     import yaml
 
     path = Path(path)
     try:
         text = path.read_text()
     except OSError as exc:
-        raise InvalidInputError(f"--config: cannot read {str(path)!r}: {exc.strerror or exc}") from exc
+        raise InvalidInputError(f"{flag}: cannot read {str(path)!r}: {exc.strerror or exc}") from exc
     try:
-        data = yaml.safe_load(text)
+        return yaml.safe_load(text)
     except yaml.YAMLError as exc:
-        raise InvalidInputError(f"--config: {str(path)!r} is not valid YAML: {exc}") from exc
-    return parse_serve_config(data if data is not None else {})
+        raise InvalidInputError(f"{flag}: {str(path)!r} is not valid YAML: {exc}") from exc
 
 
-def build_llm(config: ServeConfig) -> Any:
-    """``tensorrt_llm.LLM`` for the target with the PSD drafter."""
+def load_serve_config(path: str | Path, extra_llm_api_options: str | Path | None = None) -> ServeConfig:
+    """The ``--config`` file; ``extra_llm_api_options`` (a trtllm-serve options file) is
+    merged over its ``llm`` mapping, as trtllm-serve lets that file override its flags."""
+    data = _read_yaml(path, "--config")
+    data = data if data is not None else {}
+    if extra_llm_api_options is not None:
+        extra = _read_yaml(extra_llm_api_options, "--extra_llm_api_options")
+        if not isinstance(extra, dict):
+            raise InvalidInputError(f"--extra_llm_api_options: {str(extra_llm_api_options)!r} must hold a mapping")
+        if isinstance(data, dict):
+            data = {**data, "llm": {**(data.get("llm") or {}), **extra}}
+    return parse_serve_config(data)
+
+
+def build_llm_args(config: ServeConfig) -> dict[str, Any]:
+    """The ``llm_args`` trtllm-serve would pass to ``launch_server`` for this target and
+    options, with the PSD speculative config added."""
     compat.require_tensorrt_llm()
-    from tensorrt_llm import LLM
-
     from .drafter import speculative_config
 
+    get_llm_args, update_llm_args_with_extra_dict, _ = compat.serve_entry_points()
     d, psd = config.draft, config.psd
     spec = speculative_config(
         draft_model=d.model, num_speculative_tokens=config.num_speculative_tokens, draft_backend=d.backend,
@@ -172,31 +190,18 @@ def build_llm(config: ServeConfig) -> Any:
         trust_remote_code=d.trust_remote_code, on_miss=psd.on_miss, lane=psd.lane, timeout=psd.timeout,
         vocab_size=psd.vocab_size,
     )
-    llm_args: dict[str, Any] = {"model": config.model}
-    extra = dict(config.llm)
-    convert = compat.update_llm_args_with_extra_dict()
-    if convert is not None:  # nested dicts -> TensorRT-LLM config objects, as trtllm-serve does
-        llm_args = convert(llm_args, extra)
-    else:
-        llm_args.update(extra)
+    llm_args, _ = get_llm_args(model=config.model)
+    llm_args = update_llm_args_with_extra_dict(llm_args, dict(config.llm))
     llm_args["speculative_config"] = spec
-    llm_args["disable_overlap_scheduler"] = True
-    return LLM(**llm_args)
+    llm_args["disable_overlap_scheduler"] = True  # TensorRT-LLM forces it for user-provided drafters anyway
+    return llm_args
 
 
 def serve(config: ServeConfig) -> None:
-    llm = build_llm(config)
-    from tensorrt_llm.serve import OpenAIServer
-
-    wanted = {"llm": llm, "model": config.model}
-    accepted = inspect.signature(OpenAIServer).parameters
-    server = OpenAIServer(**{k: v for k, v in wanted.items() if k in accepted})
-    try:
-        asyncio.run(server(config.server.host, config.server.port))
-    finally:
-        shutdown = getattr(llm, "shutdown", None)
-        if shutdown is not None:
-            shutdown()
+    """Run trtllm-serve's ``launch_server`` (it builds the LLM and the OpenAIServer)."""
+    llm_args = build_llm_args(config)
+    _, _, launch_server = compat.serve_entry_points()
+    launch_server(config.server.host, config.server.port, llm_args)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -204,13 +209,15 @@ def register(sub: argparse._SubParsersAction) -> None:
                        description="Serve a TensorRT-LLM target with MineDraft PSD drafting behind TensorRT-LLM's "
                                    "OpenAI-compatible server. See docs/tensorrt-llm.md for the file format.")
     p.add_argument("--config", required=True, help="YAML file: model, draft, num_speculative_tokens, psd, llm, server")
+    p.add_argument("--extra_llm_api_options", default=None,
+                   help="a trtllm-serve options YAML, merged over the config's llm mapping")
     p.add_argument("--check", action="store_true",
                    help="validate the file and print the resolved settings (needs no TensorRT-LLM)")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    config = load_serve_config(args.config)
+    config = load_serve_config(args.config, getattr(args, "extra_llm_api_options", None))
     if args.check:
         print(json.dumps(asdict(config), indent=2, default=str))
         return 0

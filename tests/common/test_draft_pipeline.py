@@ -16,7 +16,7 @@ import torch
 
 from minedraft import DraftBlock, InvalidInputError, RequestState, SamplingParams, verify
 from minedraft.adapters.reference.runner import Row
-from minedraft.draft_pipeline import BackendDrafter, DraftPipeline, Snapshot
+from minedraft.draft_pipeline import DraftPipeline, Snapshot
 from minedraft.sampling import processed_probs, row_params
 
 from conftest import build_pair, tiny_llama
@@ -252,23 +252,17 @@ def test_invalid_settings_are_named(models):
         pipe.step([])
 
 
-def test_backend_drafter_recipe_builds_through_registry(models):
-    from minedraft.backends import register_backend
+def test_lanes_take_the_canonical_names_and_their_aliases(models):
+    from minedraft.lanes import ThreadLane
 
-    _, _, close = models
-
-    class TinyBackend:
-        name = "tiny-draft-test"
-
-        def build(self, spec):
-            assert spec.target is spec.draft  # the recipe asks for the draft model only
-            return build_pair(spec.target, spec.draft)
-
-    register_backend("tiny-draft-test", TinyBackend)
-    drafter = BackendDrafter(model=close, backend="tiny-draft-test")()
-    block = drafter.propose([RequestState(prompt_ids=[1, 2, 3], params=SamplingParams())], [2])
-    assert block.num_tokens == 2
-    with pytest.raises(InvalidInputError, match="backend"):
-        BackendDrafter(model=close, backend="no-such-backend")()
-    with pytest.raises(InvalidInputError, match="draft model"):
-        BackendDrafter(model="")
+    target, _, close = models
+    drafter = build_pair(target, close).drafter
+    for lane, threaded in [("inline", False), ("sequential", False), ("threads", True), ("thread", True),
+                           ("devices", True)]:
+        pipe = DraftPipeline(drafter, 3, lane=lane)
+        assert isinstance(pipe._lane, ThreadLane) is threaded, lane
+        pipe.close()
+    if not torch.cuda.is_available():
+        for lane in ("cuda_streams", "cuda_stream"):
+            with pytest.raises(InvalidInputError, match="cuda_streams.*needs CUDA"):
+                DraftPipeline(drafter, 3, lane=lane)

@@ -14,15 +14,10 @@ sys.path.append(os.path.dirname(__file__))  # trtllm_standins (after tests/, who
 import trtllm_standins  # noqa: E402
 
 
-@pytest.fixture(params=["1.0", "1.2"])
-def trtllm(request, monkeypatch):
-    """A fake tensorrt_llm of each interface generation, removed after the test."""
-    return trtllm_standins.install(monkeypatch, request.param)
-
-
 @pytest.fixture
-def trtllm_12(monkeypatch):
-    return trtllm_standins.install(monkeypatch, "1.2")
+def trtllm(monkeypatch):
+    """A fake tensorrt_llm 1.2.1 (the pinned release), removed after the test."""
+    return trtllm_standins.install(monkeypatch)
 
 
 @pytest.fixture(scope="session")

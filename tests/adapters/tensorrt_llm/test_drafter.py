@@ -1,5 +1,5 @@
-"""The TensorRT-LLM drafter, driven through stand-ins of TensorRT-LLM 1.0-era and 1.2-era
-interfaces (trtllm_standins.py): drafts only for generation requests, never longer than
+"""The TensorRT-LLM drafter, driven through stand-ins of TensorRT-LLM 1.2.1, the pinned
+release (trtllm_standins.py): drafts only for generation requests, never longer than
 max_draft_len, equal to sequential drafting from the same committed tokens, reconciled
 after partial acceptance, requests joining and leaving; greedy output equals plain AR."""
 
@@ -11,7 +11,7 @@ import sys
 import pytest
 import torch
 
-from minedraft import RequestState
+from minedraft import InvalidInputError, RequestState, SamplingParams
 from minedraft.adapters.reference.runner import Row
 from minedraft.adapters.tensorrt_llm import (
     SUPPORTED_VERSIONS,
@@ -21,7 +21,7 @@ from minedraft.adapters.tensorrt_llm import (
     speculative_config,
 )
 from minedraft.adapters.tensorrt_llm.drafter import trt_sampling
-from minedraft.draft_pipeline import BackendDrafter
+from minedraft.adapters.tensorrt_llm.recipe import BackendDrafter
 from minedraft.sampling import processed_probs, row_params
 
 import trtllm_standins as trt
@@ -34,9 +34,9 @@ ARRIVAL = [0, 0, 1, 3, 4]
 UNTOUCHED = object()
 
 
-def _requests(generation: str, configs=None) -> list[trt.LlmRequest]:
+def _requests(configs=None) -> list[trt.LlmRequest]:
     configs = configs or [trt.SamplingConfig() for _ in PROMPTS]
-    return [trt.LlmRequest(100 + i, p, n, cfg, end_id=None, generation=generation)
+    return [trt.LlmRequest(100 + i, p, n, cfg, end_id=None)
             for i, (p, n, cfg) in enumerate(zip(PROMPTS, MAX_NEW, configs))]
 
 
@@ -55,7 +55,7 @@ def _run(trtllm, target, drafter, requests, *, max_batch_size=3, check=None, spe
     """Feed requests to the stand-in executor at their arrival iterations until all finish."""
     rm = drafter.make_resource_manager() if spec_rm else None
     ex = trt.PyExecutorStandIn(target, drafter, rm, max_draft_len=K, max_batch_size=max_batch_size,
-                               generation=trtllm.generation, on_drafts=check, pause=pause)
+                               on_drafts=check, pause=pause)
     pending = list(zip(ARRIVAL, requests))
     while pending or ex.has_work():
         for item in [p for p in pending if p[0] <= ex.iteration]:
@@ -82,25 +82,50 @@ def _sequential(fresh, committed: list[int], n: int, params=None) -> list[int]:
 # -- loading, versions, constructor fields -----------------------------------------------
 def test_module_imports_without_tensorrt_llm():
     assert "tensorrt_llm" not in sys.modules  # importing the adapter above did not import it
-    with pytest.raises(UnsupportedTensorRTLLMError, match=r">=1\.0,<1\.3"):
+    with pytest.raises(UnsupportedTensorRTLLMError, match=r"1\.2\.1 only"):
         create_drafter(None, drafter_factory=lambda: None)
 
 
-@pytest.mark.parametrize("version", ["0.21.0", "1.3.0rc1", "2.0.0"])
-def test_unsupported_versions_fail_clearly(monkeypatch, trt_models, version):
-    trt.install(monkeypatch, "1.2", version=version)
+# 1.0.0, 1.1.0 and 1.2.0 were accepted before the pin: a regression test of the version gate.
+@pytest.mark.parametrize("version", ["0.21.0", "1.0.0", "1.1.0", "1.2.0", "1.2.1rc1", "1.3.0rc1", "2.0.0"])
+def test_versions_other_than_the_pinned_release_fail_clearly(monkeypatch, trt_models, version):
+    trt.install(monkeypatch, version=version)
     target, _, close = trt_models
     core = build_pair(target, close).drafter
-    with pytest.raises(UnsupportedTensorRTLLMError, match=rf"{version}.*not supported.*{SUPPORTED_VERSIONS}"):
+    with pytest.raises(UnsupportedTensorRTLLMError, match=rf"{version} is not supported.*1\.2\.1 only"):
         create_drafter(core, num_speculative_tokens=K)
     monkeypatch.setenv("MINEDRAFT_TRTLLM_ALLOW_UNTESTED", "1")
     assert create_drafter(core, num_speculative_tokens=K).max_draft_len == K
 
 
-def test_unknown_drafter_constructor_fails_clearly(monkeypatch, trt_models):
-    installed = trt.install(monkeypatch, "1.2")
+@pytest.mark.parametrize("version", ["1.2.1", "1.2.1.post1", "1.2.1+cu130"])
+def test_the_pinned_release_and_its_builds_are_accepted(monkeypatch, trt_models, version):
+    trt.install(monkeypatch, version=version)
+    target, _, close = trt_models
+    assert SUPPORTED_VERSIONS == "==1.2.1"
+    assert create_drafter(build_pair(target, close).drafter, num_speculative_tokens=K).max_draft_len == K
 
-    class Renamed(trt.DrafterV12):
+
+def test_a_transitional_drafter_constructor_is_refused_even_when_untested_is_allowed(monkeypatch, trt_models):
+    """Some releases between 1.0 and 1.2 have ``Drafter.__init__(max_concurrency=None)`` and
+    pad to ``self.max_draft_len``: not the pinned padding contract, so not accepted."""
+    installed = trt.install(monkeypatch, version="1.1.0")
+    monkeypatch.setenv("MINEDRAFT_TRTLLM_ALLOW_UNTESTED", "1")
+
+    class Transitional(trt.Drafter):
+        def __init__(self, max_concurrency=None):
+            self.max_concurrency = max_concurrency
+
+    installed.modules["tensorrt_llm._torch.speculative.drafter"].Drafter = Transitional
+    target, _, close = trt_models
+    with pytest.raises(UnsupportedTensorRTLLMError, match="unknown tensorrt_llm Drafter constructor.*max_concurrency"):
+        create_drafter(build_pair(target, close).drafter, num_speculative_tokens=K)
+
+
+def test_unknown_drafter_constructor_fails_clearly(monkeypatch, trt_models):
+    installed = trt.install(monkeypatch)
+
+    class Renamed(trt.Drafter):
         def __init__(self, draft_len=None):
             pass
 
@@ -117,7 +142,12 @@ def test_every_field_the_executor_reads_is_set(trtllm, trt_models):
     assert isinstance(drafter, trtllm.drafter_base)
     assert (drafter.max_draft_len, drafter.max_total_draft_tokens, drafter._static_max_total_draft_tokens) == (K, K, K)
     assert drafter.max_concurrency is None and drafter.draft_len_schedule is None
-    assert drafter._needs_padding_kv_extension is True
+    assert not hasattr(drafter, "_needs_padding_kv_extension")  # a later release's attribute, not 1.2.1's
+    batch = trt.ScheduledRequests()
+    batch.generation_requests = [trt.LlmRequest(1, [1], 5), trt.LlmRequest(2, [2], 5)]
+    batch.generation_requests[0].py_draft_tokens = [7]
+    drafter.pad_draft_tokens_for_cuda_graph(batch)  # the executor pads every request to k
+    assert [r.py_draft_tokens for r in batch.generation_requests] == [[7, 0, 0], [0, 0, 0]]
     assert drafter.should_use_spec_decode([object()] * 64, 64, 8192, K)
     config = speculative_config(core, num_speculative_tokens=K, lane="inline")
     assert config.max_draft_len == K and isinstance(config.drafter, trtllm.drafter_base)
@@ -127,7 +157,7 @@ def test_every_field_the_executor_reads_is_set(trtllm, trt_models):
     assert kwargs["disable_overlap_scheduler"] is True and kwargs["speculative_config"].max_draft_len == K
 
 
-def test_invalid_arguments_are_named(trtllm_12, trt_models):
+def test_invalid_arguments_are_named(trtllm, trt_models):
     from minedraft import InvalidInputError
 
     target, _, close = trt_models
@@ -145,7 +175,7 @@ def test_invalid_arguments_are_named(trtllm_12, trt_models):
 
 
 # -- the executor loop ---------------------------------------------------------------------
-@pytest.mark.parametrize("on_miss,lane", [("serial", "thread"), ("skip", "inline")])
+@pytest.mark.parametrize("on_miss,lane", [("serial", "threads"), ("skip", "inline"), ("serial", "thread")])
 def test_greedy_loop_matches_ar_and_drafts_are_sequential(trtllm, trt_models, on_miss, lane):
     target, _, close = trt_models
     core, fresh = build_pair(target, close).drafter, build_pair(target, close).drafter
@@ -169,7 +199,7 @@ def test_greedy_loop_matches_ar_and_drafts_are_sequential(trtllm, trt_models, on
     def pause(iteration, req):  # generation requests now and then sit an iteration out
         return (iteration + req.py_request_id) % 5 == 0
 
-    requests = _requests(trtllm.generation)
+    requests = _requests()
     ex = _run(trtllm, target, drafter, requests, check=check, pause=pause)
     stats = drafter.stats()
     drafter.shutdown()
@@ -180,12 +210,12 @@ def test_greedy_loop_matches_ar_and_drafts_are_sequential(trtllm, trt_models, on
     assert not core.runner.slot_of  # every finished request was released through the resource manager
 
 
-def test_misses_with_an_unrelated_draft_stay_exact(trtllm_12, trt_models):
+def test_misses_with_an_unrelated_draft_stay_exact(trtllm, trt_models):
     target, unrelated, _ = trt_models
     core = build_pair(target, unrelated).drafter
-    drafter = create_drafter(core, num_speculative_tokens=K, lane="thread")
-    requests = _requests("1.2")
-    _run(trtllm_12, target, drafter, requests)
+    drafter = create_drafter(core, num_speculative_tokens=K, lane="threads")
+    requests = _requests()
+    _run(trtllm, target, drafter, requests)
     stats = drafter.stats()
     drafter.shutdown()
     assert [r.get_tokens(0)[r.prompt_len:] for r in requests] == _plain_ar(target)
@@ -201,7 +231,7 @@ def test_reconciliation_after_partial_acceptance(trtllm, trt_models):
     original = core.on_verified
     core.on_verified = lambda outcome: (outcomes.append(outcome), original(outcome))
     drafter = create_drafter(core, num_speculative_tokens=K, lane="inline")
-    req = trt.LlmRequest(7, [5, 6, 7, 8], 40, generation=trtllm.generation)
+    req = trt.LlmRequest(7, [5, 6, 7, 8], 40)
     req.state = trt.LlmRequestState.GENERATION_IN_PROGRESS
 
     def prepare():
@@ -236,14 +266,14 @@ def test_reconciliation_after_partial_acceptance(trtllm, trt_models):
     drafter.shutdown()
 
 
-def test_dummy_requests_and_gc_without_resource_manager(trtllm_12, trt_models):
+def test_dummy_requests_and_gc_without_resource_manager(trtllm, trt_models):
     target, _, close = trt_models
     core = build_pair(target, close).drafter
     drafter = create_drafter(core, num_speculative_tokens=K, lane="inline", gc_iterations=2)
-    requests = _requests("1.2")
-    dummy = trt.LlmRequest(999, [1, 2], 5, generation="1.2")
+    requests = _requests()
+    dummy = trt.LlmRequest(999, [1, 2], 5)
     dummy.state, dummy.is_cuda_graph_dummy = trt.LlmRequestState.GENERATION_IN_PROGRESS, True
-    _run(trtllm_12, target, drafter, requests, spec_rm=False)
+    _run(trtllm, target, drafter, requests, spec_rm=False)
     assert [r.get_tokens(0)[r.prompt_len:] for r in requests] == _plain_ar(target)
     empty = trt.ScheduledRequests()
     for _ in range(4):  # unseen for more than gc_iterations=2, then released at the next call
@@ -262,7 +292,7 @@ def test_dummy_requests_and_gc_without_resource_manager(trtllm_12, trt_models):
 def test_sampled_draft_logits_give_the_sampler_our_q(trtllm, trt_models, top_p):
     target, _, close = trt_models
     core, fresh = build_pair(target, close).drafter, build_pair(target, close).drafter
-    drafter = create_drafter(core, num_speculative_tokens=K, lane="thread")
+    drafter = create_drafter(core, num_speculative_tokens=K, lane="threads")
     configs = [trt.SamplingConfig(temperature=[0.8], top_k=[20], top_p=[top_p], random_seed=[i]) for i in range(5)]
     seen = {"logits": 0, "drafts": 0}
 
@@ -274,7 +304,7 @@ def test_sampled_draft_logits_give_the_sampler_our_q(trtllm, trt_models, top_p):
             seen["drafts"] += 1
             if logits is None:
                 # No q only where the sampler could not recover it exactly.
-                assert len(drafts) < K or (trtllm.generation == "1.0" and top_p < 1)
+                assert len(drafts) < K
                 continue
             assert len(drafts) == K and logits.shape == (K, fresh.vocab_size)
             strategy = trt.resolve_strategy(req.sampling_config, ex.vocab_size)
@@ -291,19 +321,16 @@ def test_sampled_draft_logits_give_the_sampler_our_q(trtllm, trt_models, top_p):
             torch.testing.assert_close(q_trt, q_ref, rtol=1e-4, atol=1e-6)
             seen["logits"] += 1
 
-    requests = _requests(trtllm.generation, configs)
+    requests = _requests(configs)
     _run(trtllm, target, drafter, requests, check=check)
     drafter.shutdown()
     assert seen["drafts"] > 3
-    if trtllm.generation == "1.0" and top_p < 1:
-        assert seen["logits"] == 0  # 1.0 would re-apply top-p to q: point-mass acceptance instead
-    else:
-        assert seen["logits"] > 3
+    assert seen["logits"] > 3
     assert all(len(r.get_tokens(0)) - r.prompt_len == n for r, n in zip(requests, MAX_NEW))
 
 
 # -- processes: LLM may pickle its arguments to executor workers --------------------------
-def test_drafter_pickles_as_a_recipe(trtllm_12, trt_models):
+def test_drafter_pickles_as_a_recipe(trtllm, trt_models):
     from minedraft.backends import register_backend
 
     target, _, close = trt_models
@@ -319,12 +346,34 @@ def test_drafter_pickles_as_a_recipe(trtllm_12, trt_models):
                                 lane="inline")
     assert config.drafter.core_drafter is None  # nothing built in the parent process
     drafter, manager = pickle.loads(pickle.dumps((config.drafter, config.resource_manager)))
-    assert isinstance(drafter, trtllm_12.drafter_base) and manager.drafter is drafter
+    assert isinstance(drafter, trtllm.drafter_base) and manager.drafter is drafter
     assert isinstance(drafter._factory, BackendDrafter) and drafter.max_draft_len == K
-    requests = _requests("1.2")
-    _run(trtllm_12, target, drafter, requests)
+    requests = _requests()
+    _run(trtllm, target, drafter, requests)
     assert [r.get_tokens(0)[r.prompt_len:] for r in requests] == _plain_ar(target)
     assert drafter.stats()["attached_requests"] > 0 and drafter.core_drafter is not None
     copy = pickle.loads(pickle.dumps(drafter))  # once built, a copy still travels as the recipe
     assert copy.core_drafter is None and isinstance(copy._factory, BackendDrafter)
     drafter.shutdown()
+
+
+def test_backend_drafter_recipe_builds_through_registry(trt_models):
+    from minedraft.backends import register_backend
+
+    _, _, close = trt_models
+
+    class TinyBackend:
+        name = "tiny-draft-test"
+
+        def build(self, spec):
+            assert spec.target is spec.draft  # the recipe asks for the draft model only
+            return build_pair(spec.target, spec.draft)
+
+    register_backend("tiny-draft-test", TinyBackend)
+    drafter = BackendDrafter(model=close, backend="tiny-draft-test")()
+    block = drafter.propose([RequestState(prompt_ids=[1, 2, 3], params=SamplingParams())], [2])
+    assert block.num_tokens == 2
+    with pytest.raises(InvalidInputError, match="backend"):
+        BackendDrafter(model=close, backend="no-such-backend")()
+    with pytest.raises(InvalidInputError, match="draft model"):
+        BackendDrafter(model="")

@@ -1,40 +1,49 @@
-"""Stand-ins for the TensorRT-LLM interfaces the minedraft adapter touches.
+"""Stand-ins for the TensorRT-LLM 1.2.1 interfaces the minedraft adapter touches.
 
 tensorrt-llm cannot be installed on the CPU test machines (no wheel on PyPI, no cp311
-build), so these classes reproduce, field for field, what the adapter reads and writes
-and what the executor does around it. They were written from the upstream source
-(NVIDIA/TensorRT-LLM, read through the code index), not copied; each names the upstream
-file it follows. Two interface generations are modelled:
+build), so these classes reproduce what the adapter reads and writes and what the
+executor does around it, for one release: **1.2.1**. They were written from upstream's
+source (NVIDIA/TensorRT-LLM, read through the code index), not copied; each names its
+upstream file. The signatures of the upstream symbols the adapter calls or subclasses are
+pinned by ``upstream_signatures_v1.2.1.json`` (made by ``scripts/trtllm_signatures.py``)
+and checked by ``test_contract.py``: a stand-in that drifts from the snapshot fails there.
 
-- "1.0": the 1.0-era ``Drafter`` (``__init__(max_concurrency=None)``, padding to
-  ``self.max_draft_len``), ``LlmRequest`` without ``py_draft_use_greedy_sampling``,
-  ``update_llm_args_with_extra_dict`` in ``tensorrt_llm/llmapi/llm_utils.py``.
-- "1.2": the 1.2-era ``Drafter`` (``__init__(max_draft_len, max_total_draft_tokens,
-  max_concurrency, draft_len_schedule)``, padding to ``_static_max_total_draft_tokens``,
-  ``draft_len_schedule`` consulted by the executor), ``LlmRequest`` with
-  ``py_draft_use_greedy_sampling`` and ``py_disable_speculative_decoding``,
-  ``update_llm_args_with_extra_dict`` in ``tensorrt_llm/llmapi/llm_args.py``.
-
-The mapping of interface generation to release number follows
-/work/shared/reference/tensorrt-llm-integration.md (section 3); it was not checked against
-release tags, because the code index holds file versions without tags.
+What is modelled beyond signatures (the behaviour the adapter relies on):
+- ``Drafter``: the constructor stores the draft lengths; ``pad_draft_tokens_for_cuda_graph``
+  pads every generation request with zeros to ``_static_max_total_draft_tokens``.
+- ``PyExecutorStandIn``: the non-overlap ``PyExecutor._executor_loop`` (placeholders,
+  scheduling, ``prepare_draft_tokens`` then padding, target forward, ``TorchSampler``
+  acceptance, ``run_drafter_post``, ``free_resources``) and ``shutdown`` (which shuts
+  down every resource manager, the user's spec resource manager included).
+- ``create_py_executor``: ``py_executor_creator.create_py_executor`` with KV-cache
+  estimation (``KvCacheCreator.configure_kv_cache_capacity``): a throwaway executor runs
+  dummy context requests and is shut down, then the real executor is built with the same
+  drafter and resource-manager objects.
+- ``get_llm_args`` / ``launch_server`` (``commands/serve.py``): how ``trtllm-serve``
+  builds the ``LLM`` and ``OpenAIServer``; ``OpenAIServer`` requires ``server_role`` and
+  ``metadata_server_cfg`` (no defaults), as upstream's does.
+- ``LLM``: validates its arguments as ``TorchLlmArgs`` does for the fields used here
+  (unknown fields and unknown nested config fields are errors: upstream's configs are
+  strict pydantic models).
 """
 
 from __future__ import annotations
 
+import asyncio
 import enum
 import sys
 import types
 from abc import ABC, abstractmethod
+from bisect import bisect_right
 from dataclasses import dataclass, field
 from typing import Any
 
 import torch
 
-VERSIONS = {"1.0": "1.0.0", "1.2": "1.2.1"}
+RELEASE = "1.2.1"
 
 
-# -- tensorrt_llm/bindings (LlmRequestState) ---------------------------------------------
+# -- 1.2.1 tensorrt_llm/bindings (LlmRequestState) ---------------------------------------
 class LlmRequestState(enum.Enum):
     """The states of the C++ LlmRequestState the executor loop uses, in upstream's order
     (the capacity scheduler compares them); the adapter itself never reads them."""
@@ -44,7 +53,7 @@ class LlmRequestState(enum.Enum):
     GENERATION_COMPLETE = 3
 
 
-# -- tensorrt_llm/bindings SamplingConfig: every field None or one value per beam -----------
+# -- 1.2.1 tensorrt_llm/bindings SamplingConfig: every field None or one value per beam -----
 @dataclass
 class SamplingConfig:
     temperature: list[float] | None = None
@@ -54,14 +63,13 @@ class SamplingConfig:
     beam_width: int = 1
 
 
-# -- tensorrt_llm/_torch/pyexecutor/llm_request.py (LlmRequest.__init__ py_* fields) --------
+# -- 1.2.1 tensorrt_llm/_torch/pyexecutor/llm_request.py (LlmRequest.__init__ py_* fields) --
 class LlmRequest:
     """The Python fields of LlmRequest plus the binding methods the executor and the
     drafter call (get_tokens, get_num_tokens, add_new_token, state, prompt_len)."""
 
     def __init__(self, request_id: int, input_tokens: list[int], max_new_tokens: int,
-                 sampling_config: SamplingConfig | None = None, end_id: int | None = None,
-                 generation: str = "1.2") -> None:
+                 sampling_config: SamplingConfig | None = None, end_id: int | None = None) -> None:
         # binding-side fields
         self.request_id = request_id
         self.prompt_len = len(input_tokens)
@@ -90,9 +98,7 @@ class LlmRequest:
         self.is_attention_dp_dummy = False
         self.is_cuda_graph_dummy = False
         self.is_dummy_request = False
-        if generation == "1.2":
-            self.py_draft_use_greedy_sampling = False
-            self.py_disable_speculative_decoding = False
+        self.py_draft_use_greedy_sampling = False  # set by ModelDrafter; read by rejection sampling
 
     @property
     def is_dummy(self) -> bool:
@@ -128,7 +134,7 @@ def get_draft_token_length(request: LlmRequest) -> int:
     return len(request.py_draft_tokens) if request.py_draft_tokens is not None else 0
 
 
-# -- tensorrt_llm/_torch/pyexecutor/scheduler.py ------------------------------------------
+# -- 1.2.1 tensorrt_llm/_torch/pyexecutor/scheduler.py (ScheduledRequests) -----------------
 class ScheduledRequests:
     def __init__(self) -> None:
         self.context_requests: list[LlmRequest] = []
@@ -143,39 +149,12 @@ class ScheduledRequests:
         return self.context_requests + self.generation_requests
 
 
-# -- tensorrt_llm/_torch/speculative/drafter.py, 1.0-era ------------------------------------
-class DrafterV10(ABC):
-    """1.0-era Drafter: only max_concurrency in the constructor; the executor pads drafts to
-    ``self.max_draft_len``, which a user drafter must set itself."""
+# -- 1.2.1 tensorrt_llm/_torch/speculative/drafter.py ------------------------------------------
+class Drafter(ABC):
+    """The user-drafter base: draft lengths in the constructor, padding to the static
+    maximum (the length the target's CUDA graphs are captured at)."""
 
-    def __init__(self, max_concurrency: int | None = None) -> None:
-        self.max_concurrency = max_concurrency
-
-    @abstractmethod
-    def prepare_draft_tokens(self, scheduled_requests: ScheduledRequests, resource_manager: Any = None) -> None:
-        raise NotImplementedError
-
-    def should_use_spec_decode(self, requests, max_batch_size, max_num_tokens, max_total_draft_tokens) -> bool:
-        if self.max_concurrency is None:
-            return True
-        tokens_per_request = 1 + max_total_draft_tokens
-        effective = min(len(requests), max_batch_size, max_num_tokens // tokens_per_request)
-        return 0 < effective <= self.max_concurrency
-
-    def pad_draft_tokens_for_cuda_graph(self, scheduled_requests: ScheduledRequests) -> None:
-        for req in scheduled_requests.generation_requests:
-            req.py_draft_tokens.extend(0 for _ in range(self.max_draft_len - get_draft_token_length(req)))
-
-    def run_drafter_post(self, scheduled_requests, resource_manager=None, is_warmup: bool = False) -> None:  # noqa: B027 - a no-op hook upstream too
-        pass
-
-
-# -- tensorrt_llm/_torch/speculative/drafter.py, 1.2-era ------------------------------------
-class DrafterV12(ABC):
-    """1.2-era Drafter: draft lengths in the constructor, padding to the static maximum,
-    draft_len_schedule hooks and no-op overlap hooks."""
-
-    def __init__(self, max_draft_len: int | None = None, max_total_draft_tokens: int | None = None,
+    def __init__(self, max_draft_len: int = None, max_total_draft_tokens: int = None,  # noqa: RUF013 - upstream's annotations
                  max_concurrency: int | None = None, draft_len_schedule: dict[int, int] | None = None) -> None:
         self.max_draft_len = max_draft_len
         self.max_total_draft_tokens = max_total_draft_tokens
@@ -190,9 +169,12 @@ class DrafterV12(ABC):
     def should_use_spec_decode(self, requests, max_batch_size, max_num_tokens, max_total_draft_tokens) -> bool:
         if self.max_concurrency is None:
             return True
-        tokens_per_request = 1 + max_total_draft_tokens
-        effective = min(len(requests), max_batch_size, max_num_tokens // tokens_per_request)
-        return 0 < effective <= self.max_concurrency
+        if not requests or max_batch_size <= 0 or max_num_tokens <= 0:
+            return False
+        token_cap = max_num_tokens // (1 + max_total_draft_tokens)
+        if token_cap <= 0:
+            return False
+        return min(len(requests), max_batch_size, token_cap) <= self.max_concurrency
 
     def pad_draft_tokens_for_cuda_graph(self, scheduled_requests: ScheduledRequests) -> None:
         for req in scheduled_requests.generation_requests:
@@ -200,9 +182,9 @@ class DrafterV12(ABC):
             req.py_draft_tokens.extend(0 for _ in range(pad))
 
     def get_draft_len_for_batch_size(self, batch_size: int) -> int:
-        thresholds = sorted(self.draft_len_schedule)
-        chosen = [t for t in thresholds if t <= batch_size]
-        return self.draft_len_schedule[chosen[-1]] if chosen else 0
+        thresholds = list(self.draft_len_schedule.keys())
+        idx = bisect_right(thresholds, batch_size)
+        return 0 if idx == 0 else self.draft_len_schedule[thresholds[idx - 1]]
 
     def update_max_total_draft_tokens(self, new_max_total_draft_tokens: int) -> None:
         self.max_total_draft_tokens = new_max_total_draft_tokens
@@ -211,17 +193,8 @@ class DrafterV12(ABC):
     def run_drafter_post(self, scheduled_requests, resource_manager=None, is_warmup: bool = False) -> None:  # noqa: B027 - a no-op hook upstream too
         pass
 
-    def cleanup_previous_draft_resources(self) -> None:  # noqa: B027 - a no-op hook upstream too
-        pass
 
-    def should_forward_draft_model(self, scheduled_batch) -> bool:
-        return True
-
-    def generate_draft_tokens_with_overlap(self, *args, **kwargs) -> None:  # noqa: B027 - a no-op hook upstream too
-        pass
-
-
-# -- tensorrt_llm/_torch/pyexecutor/resource_manager.py -------------------------------------
+# -- 1.2.1 tensorrt_llm/_torch/pyexecutor/resource_manager.py ----------------------------------
 class BaseResourceManager(ABC):
     @abstractmethod
     def get_max_resource_count(self) -> int:
@@ -231,25 +204,26 @@ class BaseResourceManager(ABC):
     def get_needed_resource_to_completion(self, request: LlmRequest) -> int:
         raise NotImplementedError
 
-    def add_dummy_requests(self, request_ids: list[int]) -> None:  # noqa: B027 - a no-op hook upstream too
+    def add_dummy_requests(self, request_ids: list[int]):  # noqa: B027 - a no-op hook upstream too
         pass
 
-    def prepare_resources(self, scheduled_batch: ScheduledRequests) -> None:  # noqa: B027 - a no-op hook upstream too
+    def prepare_resources(self, scheduled_batch: ScheduledRequests):  # noqa: B027 - a no-op hook upstream too
         pass
 
-    def update_resources(self, scheduled_batch: ScheduledRequests) -> None:  # noqa: B027 - a no-op hook upstream too
+    def update_resources(self, scheduled_batch: ScheduledRequests):  # noqa: B027 - a no-op hook upstream too
         pass
 
-    def free_resources(self, request: LlmRequest) -> None:  # noqa: B027 - a no-op hook upstream too
+    def free_resources(self, request: LlmRequest):  # noqa: B027 - a no-op hook upstream too
         pass
 
-    def shutdown(self) -> None:  # noqa: B027 - a no-op hook upstream too
+    def shutdown(self):  # noqa: B027 - a no-op hook upstream too
         pass
 
 
 class ResourceManager:
-    """The executor's container; the user's resource manager is registered under
-    SPEC_RESOURCE_MANAGER (speculative/utils.py get_spec_resource_manager, USER_PROVIDED)."""
+    """The executor's container (``resource_managers``, keyed by type); the user's
+    resource manager is registered under SPEC_RESOURCE_MANAGER
+    (``speculative/utils.py`` get_spec_resource_manager for USER_PROVIDED)."""
 
     def __init__(self, managers: dict[str, BaseResourceManager]) -> None:
         self.resource_managers = dict(managers)
@@ -269,67 +243,169 @@ class ResourceManager:
         for manager in reversed(list(self.resource_managers.values())):
             manager.free_resources(request)
 
-    def shutdown(self) -> None:
-        for manager in self.resource_managers.values():
-            manager.shutdown()
+
+# -- 1.2.1 tensorrt_llm/llmapi/llm_args.py (configs; strict: unknown fields are errors) ----------
+REQUIRED = object()
 
 
-# -- tensorrt_llm/llmapi/llm_args.py (UserProvidedDecodingConfig, KvCacheConfig) ------------
-class UserProvidedDecodingConfig:
-    """decoding_type "User_Provided": drafter must be a Drafter, resource_manager optional;
-    a validator makes max_total_draft_tokens equal to max_draft_len (linear drafts only)."""
+class _StrictConfig:
+    """A pydantic ``StrictBaseModel`` reduced to what the tests need: declared fields with
+    defaults, required fields, and a named error for anything else."""
 
-    decoding_type = "User_Provided"
+    FIELDS: dict[str, Any] = {}
 
-    def __init__(self, *, max_draft_len: int, drafter: Any, resource_manager: Any = None, drafter_base: type) -> None:
-        if not isinstance(drafter, drafter_base):
-            raise TypeError("drafter must be a Drafter")
-        if resource_manager is not None and not isinstance(resource_manager, BaseResourceManager):
-            raise TypeError("resource_manager must be a BaseResourceManager")
-        self.max_draft_len = max_draft_len
-        self.max_total_draft_tokens = max_draft_len
-        self.drafter = drafter
-        self.resource_manager = resource_manager
+    def __init__(self, **kwargs: Any) -> None:
+        unknown = sorted(set(kwargs) - set(self.FIELDS))
+        if unknown:
+            raise ValueError(f"{type(self).__name__}: extra field {unknown[0]!r} not permitted")
+        for name, default in self.FIELDS.items():
+            if name not in kwargs and default is REQUIRED:
+                raise ValueError(f"{type(self).__name__}: field {name!r} required")
+            setattr(self, name, kwargs.get(name, default))
 
 
-@dataclass
-class KvCacheConfig:
-    free_gpu_memory_fraction: float | None = None
-    enable_block_reuse: bool = True
+class UserProvidedDecodingConfig(_StrictConfig):
+    """decoding_type "User_Provided": ``drafter`` (a Drafter) required, ``resource_manager``
+    optional; plus the ``DecodingBaseConfig`` fields the adapter sets."""
+
+    OWN_FIELDS = {"decoding_type": "User_Provided", "drafter": REQUIRED, "resource_manager": None}
+    FIELDS = {**OWN_FIELDS, "max_draft_len": None}  # max_draft_len: from DecodingBaseConfig
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.max_total_draft_tokens = self.max_draft_len  # the validator: linear drafts only
 
 
+class KvCacheConfig(_StrictConfig):
+    FIELDS = {"free_gpu_memory_fraction": None, "enable_block_reuse": True, "max_tokens": None}
+
+
+class CudaGraphConfig(_StrictConfig):
+    FIELDS = {"batch_sizes": None, "max_batch_size": 0, "enable_padding": False}
+
+
+class SchedulerConfig(_StrictConfig):
+    FIELDS = {"capacity_scheduler_policy": "GUARANTEED_NO_EVICT", "context_chunking_policy": None,
+              "dynamic_batch_config": None}
+
+
+class BuildConfig(_StrictConfig):
+    max_beam_width, max_batch_size, max_num_tokens, max_seq_len = 1, 2048, 8192, None
+    FIELDS = {"max_beam_width": 1, "max_batch_size": 2048, "max_num_tokens": 8192, "max_seq_len": None}
+
+
+# The TorchLlmArgs fields the adapter, trtllm-serve's get_llm_args and the shipped YAML use,
+# with the config class a nested mapping becomes (None: a plain value).
+TORCH_LLM_ARGS: dict[str, type | None] = {
+    "model": None, "tokenizer": None, "backend": None, "tensor_parallel_size": None,
+    "pipeline_parallel_size": None, "moe_expert_parallel_size": None, "gpus_per_node": None,
+    "trust_remote_code": None, "build_config": BuildConfig, "max_batch_size": None, "max_num_tokens": None,
+    "max_beam_width": None, "max_seq_len": None, "kv_cache_config": KvCacheConfig,
+    "scheduler_config": SchedulerConfig, "num_postprocess_workers": None, "postprocess_tokenizer_dir": None,
+    "reasoning_parser": None, "fail_fast_on_attention_window_too_large": None, "enable_chunked_prefill": None,
+    "speculative_config": None, "disable_overlap_scheduler": None, "cuda_graph_config": CudaGraphConfig,
+    "attn_backend": None, "enable_iter_perf_stats": None, "print_iter_log": None,
+}
+
+
+# -- 1.2.1 tensorrt_llm/llmapi/llm_utils.py ----------------------------------------------------
 def update_llm_args_with_extra_dict(llm_args: dict, llm_args_dict: dict, extra_llm_api_options: str | None = None):
-    """llm_utils.py / llm_args.py: nested YAML dicts become config objects, then merge."""
+    """Nested mappings of the known config fields become config objects; then the extra
+    dict overrides llm_args (it is the YAML that overrides trtllm-serve's flags)."""
     converted = dict(llm_args_dict)
-    if isinstance(converted.get("kv_cache_config"), dict):
-        converted["kv_cache_config"] = KvCacheConfig(**converted["kv_cache_config"])
+    for name in ("kv_cache_config", "scheduler_config", "build_config"):
+        if isinstance(converted.get(name), dict):
+            converted[name] = TORCH_LLM_ARGS[name](**converted[name])
     return {**llm_args, **converted}
 
 
-# -- tensorrt_llm/__init__.py LLM and tensorrt_llm/serve OpenAIServer (records only) ---------
+# -- 1.2.1 tensorrt_llm/llmapi/llm.py LLM (PyTorch backend): validates, then records -------------
 class LLM:
     instances: list[LLM] = []
 
     def __init__(self, model: str, **kwargs: Any) -> None:
+        for name, value in kwargs.items():
+            if name not in TORCH_LLM_ARGS:
+                raise ValueError(f"TorchLlmArgs: extra field {name!r} not permitted")
+            cls = TORCH_LLM_ARGS[name]
+            if cls is not None and isinstance(value, dict):  # pydantic validates nested mappings
+                kwargs[name] = cls(**value)
+        spec = kwargs.get("speculative_config")
+        if isinstance(spec, UserProvidedDecodingConfig) and not isinstance(spec.drafter, Drafter):
+            raise ValueError("UserProvidedDecodingConfig.drafter must be a Drafter")
         self.model, self.kwargs, self.shut_down = model, kwargs, False
+        self.tokenizer = None
         LLM.instances.append(self)
 
     def shutdown(self) -> None:
         self.shut_down = True
 
 
+# -- 1.2.1 tensorrt_llm/serve/openai_server.py (construction only) -------------------------------
 class OpenAIServer:
+    """Constructed as launch_server constructs it; ``server_role`` and
+    ``metadata_server_cfg`` have no defaults upstream."""
+
     instances: list[OpenAIServer] = []
 
-    def __init__(self, llm, model: str, tool_parser=None, server_role=None, metadata_server_cfg=None) -> None:
-        self.llm, self.model, self.served = llm, model, None
+    def __init__(self, llm, model: str, server_role, metadata_server_cfg, disagg_cluster_config=None,
+                 multimodal_server_config=None) -> None:
+        self.llm, self.model, self.server_role, self.served = llm, model, server_role, None
         OpenAIServer.instances.append(self)
 
-    async def __call__(self, host: str, port: int, sockets=None) -> None:
+    async def __call__(self, host: str, port: int) -> None:
         self.served = (host, port)
 
 
-# -- tensorrt_llm/_torch/pyexecutor/sampling_utils.py (strategies, sample, rejection) -------
+# -- 1.2.1 tensorrt_llm/commands/serve.py ----------------------------------------------------
+def get_llm_args(model: str, tokenizer: str | None = None, backend: str = "pytorch",
+                 max_beam_width: int = BuildConfig.max_beam_width, max_batch_size: int = BuildConfig.max_batch_size,
+                 max_num_tokens: int = BuildConfig.max_num_tokens, max_seq_len: int = BuildConfig.max_seq_len,
+                 tensor_parallel_size: int = 1, pipeline_parallel_size: int = 1,
+                 moe_expert_parallel_size: int | None = None, gpus_per_node: int | None = None,
+                 free_gpu_memory_fraction: float = 0.9, num_postprocess_workers: int = 0,
+                 trust_remote_code: bool = False, reasoning_parser: str | None = None,
+                 fail_fast_on_attention_window_too_large: bool = False, enable_chunked_prefill: bool = False,
+                 **llm_args_extra_dict: Any):
+    """trtllm-serve's defaults as an llm_args dict, plus the unused extra keywords."""
+    llm_args = {
+        "model": model, "scheduler_config": SchedulerConfig(), "tokenizer": tokenizer,
+        "tensor_parallel_size": tensor_parallel_size, "pipeline_parallel_size": pipeline_parallel_size,
+        "moe_expert_parallel_size": moe_expert_parallel_size, "gpus_per_node": gpus_per_node or 1,
+        "trust_remote_code": trust_remote_code,
+        "build_config": BuildConfig(max_batch_size=max_batch_size, max_num_tokens=max_num_tokens,
+                                    max_beam_width=max_beam_width, max_seq_len=max_seq_len),
+        "max_batch_size": max_batch_size, "max_num_tokens": max_num_tokens, "max_beam_width": max_beam_width,
+        "max_seq_len": max_seq_len, "kv_cache_config": KvCacheConfig(free_gpu_memory_fraction=free_gpu_memory_fraction),
+        "backend": backend, "num_postprocess_workers": num_postprocess_workers,
+        "postprocess_tokenizer_dir": tokenizer or model, "reasoning_parser": reasoning_parser,
+        "fail_fast_on_attention_window_too_large": fail_fast_on_attention_window_too_large,
+        "enable_chunked_prefill": enable_chunked_prefill,
+    }
+    return llm_args, llm_args_extra_dict
+
+
+def launch_server(host: str, port: int, llm_args: dict, metadata_server_cfg=None, server_role=None,
+                  disagg_cluster_config=None, multimodal_server_config=None):
+    if llm_args["backend"] != "pytorch":
+        raise ValueError(f"{llm_args['backend']} is not a backend the stand-in models")
+    llm = LLM(**llm_args)
+    server = OpenAIServer(llm=llm, model=llm_args["model"], server_role=server_role,
+                          metadata_server_cfg=metadata_server_cfg, disagg_cluster_config=disagg_cluster_config,
+                          multimodal_server_config=multimodal_server_config)
+    asyncio.run(server(host, port))
+
+
+# -- 1.2.1 tensorrt_llm/_torch/pyexecutor/sampling_utils.py (strategies, sample) ----------------
+def greedy_search_sampling_batch(logits, *, return_probs: bool = True):
+    """Argmax, and the probabilities ``sample(("greedy", None), ...)`` returns: the softmax
+    of the logits in the file version read for 1.2.1. (Other versions return a one-hot
+    here; the adapter probes this function instead of trusting either.)"""
+    next_tokens = torch.argmax(logits, dim=-1)
+    softmax = torch.softmax(logits, dim=-1) if return_probs else None
+    return next_tokens, softmax
+
+
 def resolve_strategy(cfg: SamplingConfig, vocab_size: int) -> tuple:
     unwrap = lambda v: None if v is None else v[0]  # noqa: E731
     temperature, top_k, top_p = unwrap(cfg.temperature), unwrap(cfg.top_k), unwrap(cfg.top_p)
@@ -342,7 +418,7 @@ def strategy_probs(strategy: tuple, logits: torch.Tensor) -> torch.Tensor:
     """The probabilities ``sample()`` returns: softmax of logits / max(T, 1e-5) after top-k
     (threshold at the k-th value) and top-p (drop tokens after the first cumulative > p)."""
     if strategy[0] == "greedy":
-        return torch.softmax(logits.float(), -1)
+        return _MODULES_GREEDY()(logits.float())[1]
     _, temperature, top_k, top_p = strategy
     logits = logits.float() / max(temperature, 1e-5)
     if top_k < logits.shape[-1]:
@@ -358,7 +434,7 @@ def strategy_probs(strategy: tuple, logits: torch.Tensor) -> torch.Tensor:
     return torch.softmax(logits, -1)
 
 
-# -- tensorrt_llm/_torch/pyexecutor/py_executor.py (non-overlap _executor_loop) + sampler.py --
+# -- 1.2.1 tensorrt_llm/_torch/pyexecutor/py_executor.py (non-overlap loop, shutdown) + sampler.py
 class PyExecutorStandIn:
     """One iteration = PyExecutor._executor_loop without the overlap scheduler (which
     TensorRT-LLM disables for USER_PROVIDED): stamp draft placeholders on generation
@@ -368,9 +444,10 @@ class PyExecutorStandIn:
     ``free_resources`` for finished requests."""
 
     def __init__(self, target: torch.nn.Module, drafter: Any, spec_resource_manager: Any, *, max_draft_len: int,
-                 max_batch_size: int = 8, max_num_tokens: int = 8192, generation: str = "1.2", seed: int = 0,
+                 max_batch_size: int = 8, max_num_tokens: int = 8192, seed: int = 0,
                  on_drafts=None, pause=None) -> None:
-        self.target, self.drafter, self.generation = target, drafter, generation
+        self.target, self.drafter = target, drafter
+        self.is_warmup, self.is_shutdown = False, False
         managers = {"SPEC_RESOURCE_MANAGER": spec_resource_manager} if spec_resource_manager is not None else {}
         self.resource_manager = ResourceManager(managers)
         self.max_total_draft_tokens = max_draft_len
@@ -392,18 +469,16 @@ class PyExecutorStandIn:
 
     # -- _prepare_and_schedule_batch ---------------------------------------------------------
     def _prepare_draft_requests(self) -> None:
-        if self.generation == "1.2":
-            if self.drafter.draft_len_schedule is not None:
-                self.max_total_draft_tokens = self.drafter.get_draft_len_for_batch_size(len(self.active))
-                self.drafter.update_max_total_draft_tokens(self.max_total_draft_tokens)
-            self.use_spec_decode = self.drafter.should_use_spec_decode(
-                self.active, self.max_batch_size, self.max_num_tokens, self.max_total_draft_tokens)
+        if self.drafter.draft_len_schedule is not None:
+            self.max_total_draft_tokens = self.drafter.get_draft_len_for_batch_size(len(self.active))
+            self.drafter.update_max_total_draft_tokens(self.max_total_draft_tokens)
+        self.use_spec_decode = self.drafter.should_use_spec_decode(
+            self.active, self.max_batch_size, self.max_num_tokens, self.max_total_draft_tokens)
         for req in self.active:
             if req.state != LlmRequestState.GENERATION_IN_PROGRESS:
                 continue
             req.py_last_draft_tokens = req.py_draft_tokens
-            disabled = getattr(req, "py_disable_speculative_decoding", False)
-            if self.max_total_draft_tokens > 0 and self.use_spec_decode and not disabled:
+            if self.max_total_draft_tokens > 0 and self.use_spec_decode:
                 req.py_draft_tokens = [0] * self.max_total_draft_tokens
                 req.py_draft_pages_allocated = self.max_total_draft_tokens
             else:
@@ -422,6 +497,8 @@ class PyExecutorStandIn:
         return batch
 
     def step(self) -> ScheduledRequests:
+        if self.is_shutdown:
+            raise RuntimeError("PyExecutor has already been shutdown")
         self._prepare_draft_requests()
         batch = self._schedule()
         self.resource_manager.prepare_resources(batch)
@@ -431,7 +508,7 @@ class PyExecutorStandIn:
                 self.on_drafts(self, batch)
             self.drafter.pad_draft_tokens_for_cuda_graph(batch)
         logits = self._forward(batch)
-        self.drafter.run_drafter_post(batch, self.resource_manager, False)
+        self.drafter.run_drafter_post(batch, self.resource_manager, self.is_warmup)
         self._update_requests(batch, logits)
         self.resource_manager.update_resources(batch)
         for req in [r for r in self.active if r.state == LlmRequestState.GENERATION_COMPLETE]:
@@ -440,6 +517,19 @@ class PyExecutorStandIn:
             self.resource_manager.free_resources(req)
         self.iteration += 1
         return batch
+
+    def shutdown(self) -> None:
+        """PyExecutor.shutdown: stop the loop, then shut down every resource manager."""
+        self.is_shutdown = True
+        for manager in self.resource_manager.resource_managers.values():
+            if manager:
+                manager.shutdown()
+
+    def run_until_done(self, limit: int = 500) -> None:
+        while self.has_work():
+            self.step()
+            if self.iteration >= limit:
+                raise RuntimeError("the stand-in executor did not finish")
 
     # -- _forward_step: the target scores [last token, d_1..d_k] -----------------------------
     @torch.no_grad()
@@ -527,36 +617,75 @@ class PyExecutorStandIn:
         return num_accepted
 
 
-# -- installing the modules ------------------------------------------------------------------
-def build_modules(generation: str) -> dict[str, types.ModuleType]:
-    """``sys.modules`` entries for a fake ``tensorrt_llm`` of one interface generation."""
-    drafter_base = DrafterV10 if generation == "1.0" else DrafterV12
+
+def _MODULES_GREEDY():  # noqa: N802 - looked up at call time, so a test can swap the sampler's semantics
+    mod = sys.modules.get("tensorrt_llm._torch.pyexecutor.sampling_utils")
+    return mod.greedy_search_sampling_batch if mod is not None else greedy_search_sampling_batch
+
+
+# -- 1.2.1 tensorrt_llm/_torch/pyexecutor/py_executor_creator.py + _util.py (KvCacheCreator) --------
+def create_py_executor(target: torch.nn.Module, spec_config: UserProvidedDecodingConfig, *,
+                       estimate_kv_cache: bool = True, **executor_kwargs: Any) -> PyExecutorStandIn:
+    """create_py_executor for USER_PROVIDED: the drafter and resource manager are the
+    config's own objects (get_spec_drafter / get_spec_resource_manager), kept in
+    ``resources`` across both executors. With KV-cache estimation, a first executor runs
+    dummy context requests (configure_kv_cache_capacity) and is shut down — which shuts
+    down its resource managers — before the real executor is built with the same objects."""
+    resources = {}
+    if spec_config.resource_manager is not None:
+        resources["SPEC_RESOURCE_MANAGER"] = spec_config.resource_manager
+    drafter, k = spec_config.drafter, spec_config.max_draft_len
+
+    def build() -> PyExecutorStandIn:
+        ex = PyExecutorStandIn(target, drafter, None, max_draft_len=k, **executor_kwargs)
+        ex.resource_manager = ResourceManager(resources)
+        return ex
+
+    if estimate_kv_cache:
+        probe = build()
+        probe.is_warmup = True
+        for i in range(2):  # _create_dummy_context_requests: one new token each
+            probe.add_request(LlmRequest(-(i + 1), [1, 2, 3], 1))
+        try:
+            probe.run_until_done()
+        finally:
+            probe.is_warmup = False
+            probe.shutdown()
+        del probe
+    return build()
+
+
+# -- installing the modules ----------------------------------------------------------------
+def build_modules() -> dict[str, types.ModuleType]:
+    """``sys.modules`` entries for a fake ``tensorrt_llm`` 1.2.1."""
 
     def module(name: str, **attrs: Any) -> types.ModuleType:
         mod = types.ModuleType(name)
         mod.__dict__.update(attrs)
         return mod
 
-    class BoundUserProvidedDecodingConfig(UserProvidedDecodingConfig):
-        def __init__(self, **kwargs: Any) -> None:
-            super().__init__(drafter_base=drafter_base, **kwargs)
-
     mods = {
-        "tensorrt_llm": module("tensorrt_llm", __version__=VERSIONS[generation], LLM=LLM),
+        "tensorrt_llm": module("tensorrt_llm", __version__=RELEASE, LLM=LLM),
         "tensorrt_llm._torch": module("tensorrt_llm._torch"),
         "tensorrt_llm._torch.speculative": module("tensorrt_llm._torch.speculative"),
-        "tensorrt_llm._torch.speculative.drafter": module("tensorrt_llm._torch.speculative.drafter",
-                                                          Drafter=drafter_base),
+        "tensorrt_llm._torch.speculative.drafter": module("tensorrt_llm._torch.speculative.drafter", Drafter=Drafter),
         "tensorrt_llm._torch.pyexecutor": module("tensorrt_llm._torch.pyexecutor"),
         "tensorrt_llm._torch.pyexecutor.resource_manager": module(
             "tensorrt_llm._torch.pyexecutor.resource_manager", BaseResourceManager=BaseResourceManager,
             ResourceManager=ResourceManager),
-        "tensorrt_llm.llmapi": module("tensorrt_llm.llmapi", UserProvidedDecodingConfig=BoundUserProvidedDecodingConfig,
-                                      KvCacheConfig=KvCacheConfig, LLM=LLM),
+        "tensorrt_llm._torch.pyexecutor.sampling_utils": module(
+            "tensorrt_llm._torch.pyexecutor.sampling_utils", greedy_search_sampling_batch=greedy_search_sampling_batch),
+        "tensorrt_llm.llmapi": module("tensorrt_llm.llmapi", UserProvidedDecodingConfig=UserProvidedDecodingConfig,
+                                      KvCacheConfig=KvCacheConfig, CudaGraphConfig=CudaGraphConfig, LLM=LLM),
+        "tensorrt_llm.llmapi.llm_args": module("tensorrt_llm.llmapi.llm_args",
+                                               UserProvidedDecodingConfig=UserProvidedDecodingConfig),
+        "tensorrt_llm.llmapi.llm_utils": module("tensorrt_llm.llmapi.llm_utils",
+                                                update_llm_args_with_extra_dict=update_llm_args_with_extra_dict),
+        "tensorrt_llm.commands": module("tensorrt_llm.commands"),
+        "tensorrt_llm.commands.serve": module("tensorrt_llm.commands.serve", get_llm_args=get_llm_args,
+                                              launch_server=launch_server),
         "tensorrt_llm.serve": module("tensorrt_llm.serve", OpenAIServer=OpenAIServer),
     }
-    where = "tensorrt_llm.llmapi.llm_utils" if generation == "1.0" else "tensorrt_llm.llmapi.llm_args"
-    mods[where] = module(where, update_llm_args_with_extra_dict=update_llm_args_with_extra_dict)
     for name, mod in mods.items():  # parents expose children as attributes, as real packages do
         parent, _, child = name.rpartition(".")
         if parent in mods:
@@ -564,16 +693,29 @@ def build_modules(generation: str) -> dict[str, types.ModuleType]:
     return mods
 
 
+# upstream file of each stand-in module, for the contract test
+UPSTREAM_FILES = {
+    "tensorrt_llm._torch.speculative.drafter": "tensorrt_llm/_torch/speculative/drafter.py",
+    "tensorrt_llm._torch.pyexecutor.resource_manager": "tensorrt_llm/_torch/pyexecutor/resource_manager.py",
+    "tensorrt_llm._torch.pyexecutor.sampling_utils": "tensorrt_llm/_torch/pyexecutor/sampling_utils.py",
+    "tensorrt_llm.llmapi.llm_args": "tensorrt_llm/llmapi/llm_args.py",
+    "tensorrt_llm.llmapi.llm_utils": "tensorrt_llm/llmapi/llm_utils.py",
+    "tensorrt_llm.commands.serve": "tensorrt_llm/commands/serve.py",
+}
+
+
 @dataclass
 class Installed:
-    generation: str
-    drafter_base: type
     modules: dict[str, types.ModuleType] = field(default_factory=dict)
 
+    @property
+    def drafter_base(self) -> type:
+        return self.modules["tensorrt_llm._torch.speculative.drafter"].Drafter
 
-def install(monkeypatch, generation: str, version: str | None = None) -> Installed:
+
+def install(monkeypatch, version: str | None = None) -> Installed:
     """Put a fake tensorrt_llm into sys.modules for the duration of one test."""
-    mods = build_modules(generation)
+    mods = build_modules()
     if version is not None:
         mods["tensorrt_llm"].__version__ = version
     for name in [n for n in sys.modules if n == "tensorrt_llm" or n.startswith("tensorrt_llm.")]:
@@ -582,5 +724,4 @@ def install(monkeypatch, generation: str, version: str | None = None) -> Install
         monkeypatch.setitem(sys.modules, name, mod)
     LLM.instances.clear()
     OpenAIServer.instances.clear()
-    base = mods["tensorrt_llm._torch.speculative.drafter"].Drafter
-    return Installed(generation, base, mods)
+    return Installed(mods)
