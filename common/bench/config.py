@@ -93,6 +93,19 @@ class BenchConfig:
             raise InvalidInputError(f"modes must be among {sorted(SCHEDULERS)}, got {unknown!r}")
         if len(set(self.modes)) != len(self.modes):
             raise InvalidInputError(f"modes must not repeat, got {list(self.modes)!r}")
+        for name, value in self.scheduler_options.items():
+            if not any(name in SCHEDULERS[m].options_class.field_names() for m in self.modes):
+                raise InvalidInputError(f"{name} is not an option of any mode of this run {list(self.modes)!r}, "
+                                        f"got {name}={value!r}")
+        for mode in self.modes:  # the values, as each mode that takes them will see them
+            SCHEDULERS[mode].options_class.build(mode, self.options_for(mode))
+
+    def options_for(self, mode: str) -> dict[str, Any]:
+        """The scheduler options that ``mode`` takes (a run's options may serve several modes)."""
+        from ..schedulers import SCHEDULERS
+
+        names = SCHEDULERS[mode].options_class.field_names()
+        return {k: v for k, v in self.scheduler_options.items() if k in names}
 
     @property
     def needs_draft(self) -> bool:

@@ -35,7 +35,7 @@ Then, for a draft cap k:
 
 **Warm-up and exploration.** A family needs observations before its predictions mean
 anything (the verify fit needs two distinct k to separate per-position from per-request
-cost). Until a mode has run its warm-up plan (``psd``: k0, k_alt, k_alt, so that the
+cost). Until a mode has run its warm-up plan (k0 = ``num_speculative_tokens``; ``psd``: k0, k_alt, k_alt, so that the
 overlapped verify fit sees drafts of two lengths, since a PSD step verifies what the step
 before drafted; ``sd``: k0, k_alt; ``ar``: one step; k_alt = k0 // 2, or 2 for k0 = 1), it
 is run next, in the order psd, sd, ar. Plan steps count once measured: a step whose
@@ -244,10 +244,10 @@ class Decision:
 class FlexPolicy:
     """Chooses (mode, k) per step from the two cost families and the acceptance estimates."""
 
-    def __init__(self, k0: int, settings: FlexSettings | None = None,
+    def __init__(self, num_speculative_tokens: int, settings: FlexSettings | None = None,
                  overlapped: CostModel | None = None, sequential: CostModel | None = None) -> None:
         self.settings = settings or FlexSettings()
-        self.k0 = k0
+        k0 = self.num_speculative_tokens = num_speculative_tokens  # k0 of the warm-up plan
         self.ks = tuple(sorted(set(self.settings.ks) | {k0}))
         self.models = {"overlapped": overlapped or CostModel(), "sequential": sequential or CostModel()}
         self.overhead = {"overlapped": 0.0, "sequential": 0.0}
@@ -390,7 +390,7 @@ class FlexPolicy:
                 return Decision(mode, plan[self.runs[mode]], "warmup")
         eligible = [m for m in eligible if self.usable(m)]
         if not eligible:  # nothing measured yet (warm-up cut short): plain SD, which measures both
-            return Decision("sd", self.k0, "unmeasured")
+            return Decision("sd", self.num_speculative_tokens, "unmeasured")
         scores = {c: self.predict(c[0], c[1], groups) for c in self.candidates(eligible)}
         best = max(scores, key=lambda c: scores[c])
         per_mode = {m: max(v for c, v in scores.items() if c[0] == m) for m in eligible}
