@@ -1,6 +1,7 @@
 """Checks of user input, shared so that every bad value reads the same way.
 
-Each helper raises ``InvalidInputError`` with ``"{field} must be ..., got {value!r}"`` and
+Each helper raises ``InvalidInputError`` (defined here, the one module with no imports of
+its own, and exported by ``minedraft.types``) with ``"{field} must be ..., got {value!r}"`` and
 otherwise returns nothing: validation happens before anything is built or run. Booleans
 are never numbers here (``True`` is not a draft length).
 """
@@ -9,7 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from .types import InvalidInputError
+
+class InvalidInputError(ValueError):
+    """Bad user input; the message names the field and the value (``minedraft.types`` exports it)."""
 
 
 def _is_int(value: object) -> bool:
@@ -28,6 +31,14 @@ def require_int(field: str, value: object, minimum: int | None = None, *, option
         return
     bound = "" if minimum is None else f" >= {minimum}"
     raise InvalidInputError(f"{field} must be an int{bound}{' or None' if optional else ''}, got {value!r}")
+
+
+def require_ints(field: str, values: object, minimum: int) -> None:
+    """A non-empty list (or tuple) of ints >= ``minimum``."""
+    if isinstance(values, (list, tuple)) and values and all(_is_int(v) and v >= minimum for v in values):
+        return
+    shown = list(values) if isinstance(values, (list, tuple)) else values
+    raise InvalidInputError(f"{field} must be a non-empty list of ints >= {minimum}, got {shown!r}")
 
 
 def require_number(field: str, value: object, low: float | None = None, high: float | None = None, *,

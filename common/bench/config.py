@@ -7,6 +7,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from ..types import InvalidInputError
+from ..validation import require_int, require_ints, require_number
 
 DEFAULT_TARGET = "smollm2"
 DEFAULT_DRAFT = "smollm2-draft"
@@ -67,20 +68,13 @@ class BenchConfig:
         self.batch_sizes = tuple(sorted(set(self.batch_sizes)))
         self.ks = tuple(sorted(set(self.ks)))
         for name in ("batch_sizes", "ks"):
-            values = getattr(self, name)
-            if not values or any(isinstance(v, bool) or not isinstance(v, int) or v < 1 for v in values):
-                raise InvalidInputError(f"{name} must be a non-empty list of ints >= 1, got {list(values)!r}")
+            require_ints(name, getattr(self, name), 1)
         for name in ("repeats", "requests_per_batch", "max_new_tokens", "calibration_reps", "lane_threads",
                      "sequential_threads",
                      "timeline_steps"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise InvalidInputError(f"{name} must be an int >= 1, got {value!r}")
-        if not isinstance(self.temperature, (int, float)) or self.temperature < 0:
-            raise InvalidInputError(f"temperature must be a number >= 0, got {self.temperature!r}")
-        spread = self.max_new_tokens_spread
-        if isinstance(spread, bool) or not isinstance(spread, (int, float)) or not 0 <= spread < 1:
-            raise InvalidInputError(f"max_new_tokens_spread must be a number in [0, 1), got {spread!r}")
+            require_int(name, getattr(self, name), 1)
+        require_number("temperature", self.temperature, 0)
+        require_number("max_new_tokens_spread", self.max_new_tokens_spread, 0, 1, high_open=True)
         if not self.modes:
             raise InvalidInputError("modes must name at least one mode, got []")
         self._check_modes()

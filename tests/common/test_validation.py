@@ -7,7 +7,14 @@ import math
 import pytest
 
 from minedraft.types import InvalidInputError
-from minedraft.validation import require_bool, require_choice, require_int, require_number, require_prob
+from minedraft.validation import (
+    require_bool,
+    require_choice,
+    require_int,
+    require_ints,
+    require_number,
+    require_prob,
+)
 
 
 @pytest.mark.parametrize("call, message", [
@@ -26,6 +33,9 @@ from minedraft.validation import require_bool, require_choice, require_int, requ
     (lambda: require_prob("a", 1), None),
     (lambda: require_choice("r", "x", ("a", "b")), r"r must be one of \('a', 'b'\), got 'x'"),
     (lambda: require_bool("f", 1), "f must be a bool, got 1"),
+    (lambda: require_ints("ks", (2, 0), 1), r"ks must be a non-empty list of ints >= 1, got \[2, 0\]"),
+    (lambda: require_ints("ks", (), 1), r"ks must be a non-empty list of ints >= 1, got \[\]"),
+    (lambda: require_ints("ks", (1, 4), 1), None),
 ])
 def test_messages_name_the_field_and_the_value(call, message):
     if message is None:
