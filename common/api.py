@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from .backends import EnginePair, EngineSpec, get_backend
 from .schedulers import SCHEDULERS, SchedulerConfig, create_scheduler
 from .types import FinishReason, InvalidInputError, RequestState, SamplingParams
+
+# SchedulerConfig fields a caller may set beyond the named arguments (the rest LLM fills in).
+_SHARED_CONFIG = frozenset(f.name for f in fields(SchedulerConfig)) - {"eos_token_ids", "detokenize"}
 
 
 @dataclass
@@ -36,7 +39,10 @@ class LLM:
     """Speculative decoding over any backend's engine pair.
 
     ``mode`` is a registered scheduler: ``ar`` (target only), ``sd`` (sequential SD),
-    ``psd`` (MineDraft batch-parallel SD) and the modes added by other modules.
+    ``psd`` (MineDraft batch-parallel SD) and the modes added by other modules. Keyword
+    arguments beyond the named ones are the mode's options (its ``options_class``, e.g.
+    ``tree_branches=2`` for ``tree``, ``extra_proposals=2`` for ``psd``); one the mode does
+    not take is an error.
     """
 
     def __init__(
@@ -54,11 +60,10 @@ class LLM:
         tokenizer: Any = None,
         lanes: str | None = None,
         intra_op_threads: int | None = None,
-        extra_proposals: int = 0,
         allow_pickle: bool = False,
         trust_remote_code: bool = False,
         engines: EnginePair | None = None,
-        **scheduler_options: Any,
+        **mode_options: Any,
     ) -> None:
         if mode not in SCHEDULERS:
             raise InvalidInputError(f"mode must be one of {sorted(SCHEDULERS)}, got {mode!r}")
@@ -69,9 +74,11 @@ class LLM:
         threads = intra_op_threads if intra_op_threads is not None else (1 if self.lane_kind == "threads" else None)
         self._config_kwargs = dict(
             num_speculative_tokens=num_speculative_tokens, max_batch_size=max_batch_size,
-            extra_proposals=extra_proposals, lanes=self.lane_kind, intra_op_threads=threads, **scheduler_options,
+            lanes=self.lane_kind, intra_op_threads=threads,
+            **{k: mode_options.pop(k) for k in list(mode_options) if k in _SHARED_CONFIG},
         )
         SchedulerConfig(**self._config_kwargs)
+        self.options = SCHEDULERS[mode].options_class.build(mode, mode_options)
         self.mode = mode
         self.engines = engines or get_backend(backend).build(
             EngineSpec(
@@ -118,7 +125,8 @@ class LLM:
             if not ids:
                 raise InvalidInputError(f"prompts[{i}] is empty")
             requests.append(RequestState(prompt_ids=ids, params=p))
-        scheduler = create_scheduler(self.mode, self.engines.target, self.engines.drafter, self._config())
+        scheduler = create_scheduler(self.mode, self.engines.target, self.engines.drafter, self._config(),
+                                     self.options, memory=self.engines.memory)
         try:
             # Check every request before admitting any: bad input must not half-run a batch.
             for i, req in enumerate(requests):

@@ -44,6 +44,9 @@ class EnginePair:
     tokenizer: Any | None  # anything with encode/decode, or None (token ids only)
     eos_token_ids: tuple[int, ...] = ()
     info: dict[str, Any] = field(default_factory=dict)  # model names, dtypes, devices for reports
+    # What modes learn about these engines and keep across schedulers (flex's measured
+    # costs), owned by the pair rather than by the process: see ``create_scheduler``.
+    memory: dict[Any, Any] = field(default_factory=dict, repr=False)
 
 
 class Backend(Protocol):

@@ -24,9 +24,7 @@ from dataclasses import dataclass, field
 
 import torch
 
-
-class InvalidInputError(ValueError):
-    """Bad user input; the message names the field and the value."""
+from .validation import InvalidInputError, require_int, require_number
 
 
 def _invalid(field_name: str, value: object, expectation: str) -> InvalidInputError:
@@ -47,16 +45,11 @@ class SamplingParams:
     ignore_eos: bool = False
 
     def __post_init__(self) -> None:
-        if not isinstance(self.temperature, (int, float)) or self.temperature < 0:
-            raise _invalid("SamplingParams.temperature", self.temperature, "must be a number >= 0")
-        if not isinstance(self.top_k, int) or self.top_k < -1:
-            raise _invalid("SamplingParams.top_k", self.top_k, "must be an int >= -1 (0 or -1 disables it)")
-        if not isinstance(self.top_p, (int, float)) or not 0.0 < self.top_p <= 1.0:
-            raise _invalid("SamplingParams.top_p", self.top_p, "must be in (0, 1]")
-        if not isinstance(self.max_new_tokens, int) or self.max_new_tokens < 1:
-            raise _invalid("SamplingParams.max_new_tokens", self.max_new_tokens, "must be an int >= 1")
-        if self.seed is not None and not isinstance(self.seed, int):
-            raise _invalid("SamplingParams.seed", self.seed, "must be an int or None")
+        require_number("SamplingParams.temperature", self.temperature, 0)
+        require_int("SamplingParams.top_k", self.top_k, -1)  # 0 or -1 disables it
+        require_number("SamplingParams.top_p", self.top_p, 0, 1, low_open=True)
+        require_int("SamplingParams.max_new_tokens", self.max_new_tokens, 1)
+        require_int("SamplingParams.seed", self.seed, optional=True)
         if isinstance(self.stop, str):
             object.__setattr__(self, "stop", (self.stop,))
         object.__setattr__(self, "stop", tuple(self.stop))

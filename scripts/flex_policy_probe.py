@@ -11,7 +11,6 @@ import torch
 
 from minedraft.bench.config import BenchConfig
 from minedraft.bench.harness import Bench, TrialSpec
-from minedraft.schedulers.flex import policy_for
 
 
 def main() -> None:
@@ -21,7 +20,7 @@ def main() -> None:
     bench.run_trial(TrialSpec("flex", "scheduler", 1, 2, -1), n=2, max_new_tokens=4)  # warm-up, as the bench
     for b in (1, 2):
         record = bench.run_trial(TrialSpec("flex", "scheduler", b, 2, 0))
-        policy = policy_for(bench.engines.target, bench.engines.drafter, 2)
+        (policy,) = bench.engines.memory.values()  # flex's policy, kept with the engines
         seq, n = policy.models["sequential"], 2 * b
         print(f"b={b}: {record['tokens_per_second']:.1f} tok/s, {sum(record['steps']['proposed'])} draft tokens verified")
         print(f"  fitted sequential costs at {n} requests: T_v(k=0,1,2) = "

@@ -92,7 +92,6 @@ def main(argv: list[str] | None = None) -> int:
     torch.set_num_threads(args.threads)
 
     from minedraft import LLM, SamplingParams
-    from minedraft.schedulers import flex as flex_scheduler
 
     engines = build_engines(args.target, args.draft, args.dtype)
     tok = engines.tokenizer
@@ -115,7 +114,7 @@ def main(argv: list[str] | None = None) -> int:
             order = args.modes if rep % 2 == 0 else list(reversed(args.modes))
             for mode in order:
                 if mode == "flex" and args.cold:
-                    flex_scheduler._POLICIES.clear()
+                    engines.memory.clear()  # flex's learned costs live with the engines
                 wall, tokens, summary = run_once(llms[mode, b], prompts, params)
                 results.setdefault((mode, b), []).append(tokens / wall)
                 if mode == "flex":

@@ -86,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
     torch.set_num_threads(1)
 
     from minedraft.bench.drift import measure_drift
-    from minedraft.rules.smc_weights import SMCOptions
+    from minedraft.schedulers.smc import SMCOptions
 
     t0 = time.perf_counter()
     engines = build_engines(args.target, args.draft, args.dtype)

@@ -39,19 +39,6 @@ FALLBACK_PROMPTS = [
 ]
 
 
-class _TreeLLM(LLM):
-    """``LLM`` whose scheduler config also carries the tree settings (read by the tree
-    modes with getattr, so ``SchedulerConfig`` need not declare them)."""
-
-    tree_settings: dict[str, Any] = {}
-
-    def _config(self):
-        config = super()._config()
-        for name, value in self.tree_settings.items():
-            setattr(config, name, value)
-        return config
-
-
 def _prompts(engines: EnginePair, n: int) -> list[Any]:
     """Held-out chat prompts (``minedraft.prompts``) in the chat template when the target
     has one; a small built-in list otherwise."""
@@ -119,9 +106,9 @@ def _compare(target, draft, engines, prompts, modes, num_speculative_tokens, tre
     llms = {}
     for mode in modes:
         mode_lanes = lanes or ("threads" if mode.endswith("psd") and device == "cpu" else None)
-        llm = _TreeLLM(None, None, mode=mode, engines=engines, num_speculative_tokens=num_speculative_tokens,
-                       max_batch_size=max_batch_size, lanes=mode_lanes)
-        llm.tree_settings = {"tree_branches": tree_branches, "tree_branch_tokens": tree_branch_tokens}
+        tree = {"tree_branches": tree_branches, "tree_branch_tokens": tree_branch_tokens} if mode.startswith("tree") else {}
+        llm = LLM(None, None, mode=mode, engines=engines, num_speculative_tokens=num_speculative_tokens,
+                  max_batch_size=max_batch_size, lanes=mode_lanes, **tree)
         llm.generate(prompts[:1], SamplingParams(max_new_tokens=4))  # warm-up: allocation, first-call costs
         llms[mode] = llm
     best: dict[str, tuple] = {}

@@ -8,6 +8,7 @@ import torch
 
 from minedraft.backends import EnginePair, EngineSpec
 from minedraft.types import InvalidInputError
+from minedraft.validation import require_bool
 
 from . import draft_models, embedded
 from .cpu_kernels import use_few_rows_products
@@ -81,8 +82,7 @@ class ReferenceBackend:
         tokenizer = load_tokenizer(spec.tokenizer if spec.tokenizer is not None else spec.target,
                                    trust_remote_code=spec.trust_remote_code)
         few_rows = spec.options.get("few_rows_products", True)
-        if not isinstance(few_rows, bool):
-            raise InvalidInputError(f"options['few_rows_products'] must be a bool, got {few_rows!r}")
+        require_bool("options['few_rows_products']", few_rows)
         if few_rows:  # CPU fp32 decoding products on a few rows: see cpu_kernels
             use_few_rows_products(target_model)
         slots = max(8, 2 * spec.max_batch_size)

@@ -7,6 +7,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from ..types import InvalidInputError
+from ..validation import require_int, require_ints, require_number
 
 DEFAULT_TARGET = "smollm2"
 DEFAULT_DRAFT = "smollm2-draft"
@@ -67,20 +68,13 @@ class BenchConfig:
         self.batch_sizes = tuple(sorted(set(self.batch_sizes)))
         self.ks = tuple(sorted(set(self.ks)))
         for name in ("batch_sizes", "ks"):
-            values = getattr(self, name)
-            if not values or any(isinstance(v, bool) or not isinstance(v, int) or v < 1 for v in values):
-                raise InvalidInputError(f"{name} must be a non-empty list of ints >= 1, got {list(values)!r}")
+            require_ints(name, getattr(self, name), 1)
         for name in ("repeats", "requests_per_batch", "max_new_tokens", "calibration_reps", "lane_threads",
                      "sequential_threads",
                      "timeline_steps"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise InvalidInputError(f"{name} must be an int >= 1, got {value!r}")
-        if not isinstance(self.temperature, (int, float)) or self.temperature < 0:
-            raise InvalidInputError(f"temperature must be a number >= 0, got {self.temperature!r}")
-        spread = self.max_new_tokens_spread
-        if isinstance(spread, bool) or not isinstance(spread, (int, float)) or not 0 <= spread < 1:
-            raise InvalidInputError(f"max_new_tokens_spread must be a number in [0, 1), got {spread!r}")
+            require_int(name, getattr(self, name), 1)
+        require_number("temperature", self.temperature, 0)
+        require_number("max_new_tokens_spread", self.max_new_tokens_spread, 0, 1, high_open=True)
         if not self.modes:
             raise InvalidInputError("modes must name at least one mode, got []")
         self._check_modes()
@@ -93,6 +87,19 @@ class BenchConfig:
             raise InvalidInputError(f"modes must be among {sorted(SCHEDULERS)}, got {unknown!r}")
         if len(set(self.modes)) != len(self.modes):
             raise InvalidInputError(f"modes must not repeat, got {list(self.modes)!r}")
+        for name, value in self.scheduler_options.items():
+            if not any(name in SCHEDULERS[m].options_class.field_names() for m in self.modes):
+                raise InvalidInputError(f"{name} is not an option of any mode of this run {list(self.modes)!r}, "
+                                        f"got {name}={value!r}")
+        for mode in self.modes:  # the values, as each mode that takes them will see them
+            SCHEDULERS[mode].options_class.build(mode, self.options_for(mode))
+
+    def options_for(self, mode: str) -> dict[str, Any]:
+        """The scheduler options that ``mode`` takes (a run's options may serve several modes)."""
+        from ..schedulers import SCHEDULERS
+
+        names = SCHEDULERS[mode].options_class.field_names()
+        return {k: v for k, v in self.scheduler_options.items() if k in names}
 
     @property
     def needs_draft(self) -> bool:

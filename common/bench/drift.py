@@ -29,9 +29,9 @@ from typing import Any
 
 import torch
 
-from ..rules.smc_weights import SMCOptions
 from ..sampling import processed_probs, row_params
-from ..schedulers import SCHEDULERS, SchedulerConfig
+from ..schedulers import SCHEDULERS, SchedulerConfig, create_scheduler
+from ..schedulers.smc import SMCOptions
 from ..types import DraftBlock, InvalidInputError, RequestState, SamplingParams
 
 
@@ -79,8 +79,7 @@ def _run_mode(engines: Any, mode: str, prompts: list[list[int]], params: list[Sa
     config = SchedulerConfig(num_speculative_tokens=k, max_batch_size=max_batch_size,
                              eos_token_ids=tuple(engines.eos_token_ids))
     drafter = engines.drafter if cls.needs_drafter else None
-    sched = cls(engines.target, drafter, config, smc=smc) if getattr(cls, "exact", True) is False \
-        else cls(engines.target, drafter, config)
+    sched = create_scheduler(mode, engines.target, drafter, config, smc if cls.options_class is SMCOptions else None)
     reqs = [RequestState(prompt_ids=p, params=sp) for p, sp in zip(prompts, params)]
     for r in reqs:
         sched.add_request(r)

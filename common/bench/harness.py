@@ -146,7 +146,7 @@ class Bench:
         engines = self.engines if SCHEDULERS[spec.mode].needs_drafter else replace(self.engines, drafter=None)
         llm = LLM(self.engines.info.get("target", "engines"), None, mode=spec.mode, engines=engines,
                   num_speculative_tokens=max(spec.k, 1), max_batch_size=spec.batch_size, device=cfg.device,
-                  draft_device=cfg.draft_device, intra_op_threads=cfg.lane_threads, **cfg.scheduler_options)
+                  draft_device=cfg.draft_device, intra_op_threads=cfg.lane_threads, **cfg.options_for(spec.mode))
         threads = cfg.sequential_threads if llm.lane_kind == "inline" else cfg.lane_threads
         with probe.intra_op_threads(threads if llm.lane_kind in ("inline", "threads") else None):
             t0 = time.perf_counter()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ..cli_options import mode_options
 from .generate import add_engine_args, engine_kwargs
 
 _HIDDEN = ("mode", "max_batch_size", "lanes")  # from add_engine_args; bench sweeps them instead
@@ -80,9 +81,7 @@ def config_from_args(args: argparse.Namespace):
     if args.ks is None and "ks" not in PRESETS.get(preset, {}):
         fields["ks"] = (args.num_speculative_tokens,)
     eng = engine_kwargs(args)
-    options = {"extra_proposals": eng["extra_proposals"]} if eng["extra_proposals"] else {}
-    if eng["draft_confidence_threshold"] is not None:
-        options["draft_confidence_threshold"] = eng["draft_confidence_threshold"]
+    options = mode_options(args)  # each mode of the run gets those it takes
     return BenchConfig(
         target=args.target, draft=args.draft, backend=eng["backend"], dtype=eng["dtype"], device=eng["device"],
         draft_device=eng["draft_device"], allow_pickle=eng["allow_pickle"], trust_remote_code=eng["trust_remote_code"],

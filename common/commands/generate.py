@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
+from ..cli_options import add_mode_option_args, mode_options
 from ..schedulers import SCHEDULERS
 
 
@@ -20,20 +21,17 @@ def add_engine_args(p: argparse.ArgumentParser, default_mode: str = "psd") -> No
     p.add_argument("--device", default="cpu")
     p.add_argument("--draft-device", default=None)
     p.add_argument("--lanes", default=None, help="inline | threads | cuda_streams | devices (default: by mode)")
-    p.add_argument("--extra-proposals", type=int, default=0, help="PSD: draft k+e, verify within k per request")
-    p.add_argument("--draft-confidence-threshold", type=float, default=None,
-                   help="stop drafting a request once the product of draft max-probabilities falls below this")
     p.add_argument("--allow-pickle", action="store_true", help="allow loading pickle checkpoints (*.bin)")
     p.add_argument("--trust-remote-code", action="store_true")
+    add_mode_option_args(p)
 
 
 def engine_kwargs(args: argparse.Namespace) -> dict:
     return dict(
         backend=args.backend, num_speculative_tokens=args.num_speculative_tokens,
         max_batch_size=args.max_batch_size, dtype=args.dtype, device=args.device,
-        draft_device=args.draft_device, lanes=args.lanes, extra_proposals=args.extra_proposals,
+        draft_device=args.draft_device, lanes=args.lanes,
         allow_pickle=args.allow_pickle, trust_remote_code=args.trust_remote_code,
-        draft_confidence_threshold=args.draft_confidence_threshold,
     )
 
 
@@ -59,7 +57,8 @@ def run(args: argparse.Namespace) -> int:
         temperature=args.temperature, top_k=args.top_k, top_p=args.top_p, seed=args.seed,
         max_new_tokens=args.max_new_tokens,
     )
-    llm = LLM(args.target, None if args.mode == "ar" else args.draft, mode=args.mode, **engine_kwargs(args))
+    llm = LLM(args.target, None if args.mode == "ar" else args.draft, mode=args.mode, **engine_kwargs(args),
+              **mode_options(args))
     prompts = args.prompts
     if args.chat and llm.tokenizer is not None:
         prompts = [

@@ -35,7 +35,7 @@ Then, for a draft cap k:
 
 **Warm-up and exploration.** A family needs observations before its predictions mean
 anything (the verify fit needs two distinct k to separate per-position from per-request
-cost). Until a mode has run its warm-up plan (``psd``: k0, k_alt, k_alt, so that the
+cost). Until a mode has run its warm-up plan (k0 = ``num_speculative_tokens``; ``psd``: k0, k_alt, k_alt, so that the
 overlapped verify fit sees drafts of two lengths, since a PSD step verifies what the step
 before drafted; ``sd``: k0, k_alt; ``ar``: one step; k_alt = k0 // 2, or 2 for k0 = 1), it
 is run next, in the order psd, sd, ar. Plan steps count once measured: a step whose
@@ -68,6 +68,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from ..types import InvalidInputError
+from ..validation import require_int, require_ints, require_number, require_prob
 from .cost_model import CostModel, expected_tokens, geometric_sum
 
 FLEX_MODES = ("psd", "sd", "ar")
@@ -91,20 +92,13 @@ class FlexSettings:
     cell_weight: float = 0.3  # weight of a new observation in a cell's running average
 
     def __post_init__(self) -> None:
-        if not self.ks or any(not isinstance(k, int) or k < 1 for k in self.ks):
-            raise InvalidInputError(f"FlexSettings.ks must be non-empty ints >= 1, got {self.ks!r}")
-        if self.margin < 0:
-            raise InvalidInputError(f"FlexSettings.margin must be >= 0, got {self.margin!r}")
-        if not isinstance(self.patience, int) or self.patience < 1:
-            raise InvalidInputError(f"FlexSettings.patience must be an int >= 1, got {self.patience!r}")
-        if not 0.0 < self.decay <= 1.0:
-            raise InvalidInputError(f"FlexSettings.decay must be in (0, 1], got {self.decay!r}")
-        if not isinstance(self.cell_min_obs, int) or self.cell_min_obs < 0:
-            raise InvalidInputError(f"FlexSettings.cell_min_obs must be an int >= 0, got {self.cell_min_obs!r}")
-        if not 0.0 < self.cell_weight <= 1.0:
-            raise InvalidInputError(f"FlexSettings.cell_weight must be in (0, 1], got {self.cell_weight!r}")
-        if not 0.0 <= self.prior_alpha <= 1.0:
-            raise InvalidInputError(f"FlexSettings.prior_alpha must be in [0, 1], got {self.prior_alpha!r}")
+        require_ints("FlexSettings.ks", self.ks, 1)
+        require_number("FlexSettings.margin", self.margin, 0)
+        require_int("FlexSettings.patience", self.patience, 1)
+        require_number("FlexSettings.decay", self.decay, 0, 1, low_open=True)
+        require_int("FlexSettings.cell_min_obs", self.cell_min_obs, 0)
+        require_number("FlexSettings.cell_weight", self.cell_weight, 0, 1, low_open=True)
+        require_prob("FlexSettings.prior_alpha", self.prior_alpha)
         for mode, k in self.schedule:
             if mode not in FLEX_MODES or not isinstance(k, int) or k < 0:
                 raise InvalidInputError(f"FlexSettings.schedule entries must be (mode in {FLEX_MODES}, k >= 0), "
@@ -244,10 +238,10 @@ class Decision:
 class FlexPolicy:
     """Chooses (mode, k) per step from the two cost families and the acceptance estimates."""
 
-    def __init__(self, k0: int, settings: FlexSettings | None = None,
+    def __init__(self, num_speculative_tokens: int, settings: FlexSettings | None = None,
                  overlapped: CostModel | None = None, sequential: CostModel | None = None) -> None:
         self.settings = settings or FlexSettings()
-        self.k0 = k0
+        k0 = self.num_speculative_tokens = num_speculative_tokens  # k0 of the warm-up plan
         self.ks = tuple(sorted(set(self.settings.ks) | {k0}))
         self.models = {"overlapped": overlapped or CostModel(), "sequential": sequential or CostModel()}
         self.overhead = {"overlapped": 0.0, "sequential": 0.0}
@@ -390,7 +384,7 @@ class FlexPolicy:
                 return Decision(mode, plan[self.runs[mode]], "warmup")
         eligible = [m for m in eligible if self.usable(m)]
         if not eligible:  # nothing measured yet (warm-up cut short): plain SD, which measures both
-            return Decision("sd", self.k0, "unmeasured")
+            return Decision("sd", self.num_speculative_tokens, "unmeasured")
         scores = {c: self.predict(c[0], c[1], groups) for c in self.candidates(eligible)}
         best = max(scores, key=lambda c: scores[c])
         per_mode = {m: max(v for c, v in scores.items() if c[0] == m) for m in eligible}

@@ -44,26 +44,6 @@ RESAMPLING_RULES = ("systematic", "multinomial")
 OUTPUT_RULES = ("sample", "argmax")
 
 
-@dataclass(frozen=True)
-class SMCOptions:
-    """SMC-SD settings. gamma (tokens drafted per cycle) is ``num_speculative_tokens``."""
-
-    num_particles: int = 4
-    ess_threshold: float = 0.5  # resample when ESS < ess_threshold * N
-    resampling: str = "systematic"
-    output: str = "sample"
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.num_particles, int) or self.num_particles < 1:
-            raise InvalidInputError(f"SMCOptions.num_particles must be an int >= 1, got {self.num_particles!r}")
-        if not isinstance(self.ess_threshold, (int, float)) or not 0.0 <= self.ess_threshold <= 1.0:
-            raise InvalidInputError(f"SMCOptions.ess_threshold must be in [0, 1], got {self.ess_threshold!r}")
-        if self.resampling not in RESAMPLING_RULES:
-            raise InvalidInputError(f"SMCOptions.resampling must be one of {RESAMPLING_RULES}, got {self.resampling!r}")
-        if self.output not in OUTPUT_RULES:
-            raise InvalidInputError(f"SMCOptions.output must be one of {OUTPUT_RULES}, got {self.output!r}")
-
-
 # -- weights ------------------------------------------------------------------------------
 def log_weight_increments(
     drafts: torch.Tensor,  # [k] int64

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
@@ -20,42 +20,26 @@ from ..protocols import Drafter, Target
 from ..rules.verification import verify
 from ..trace import StepRecord, Trace
 from ..types import DraftBlock, FinishReason, InvalidInputError, RequestState, VerifyOutcome
+from ..validation import require_int
+from .options import DraftOptions, ModeOptions
 
 
 @dataclass
 class SchedulerConfig:
-    num_speculative_tokens: int = 4  # k
+    """What every mode shares; what one mode takes alone is its options class
+    (``Scheduler.options_class``, see ``minedraft.schedulers.options``)."""
+
+    num_speculative_tokens: int = 4  # draft length k (SMC-SD's gamma, flex's starting k)
     max_batch_size: int = 16  # requests verified together (per sub-batch under PSD)
     eos_token_ids: tuple[int, ...] = ()
     step_timeout: float = 600.0  # seconds a lane call may take before its requests fail
-    extra_proposals: int = 0  # PSD drafter slack: draft k + e, verify within the budget
-    verify_budget: int | None = None  # tokens per verification; default k * sub-batch size
     lanes: str = "inline"
     intra_op_threads: int | None = None
     detokenize: Callable[[list[int]], str] | None = field(default=None, repr=False)
-    smc: Any = None  # SMC-SD options (minedraft.rules.smc_weights.SMCOptions or a dict), read by the smc modes
-    # Confidence-adaptive draft length: a request stops drafting once the running product of
-    # its draft max-probabilities falls below this (FlexDraft's cumulative_product rule).
-    draft_confidence_threshold: float | None = None
 
     def __post_init__(self) -> None:
-        if not isinstance(self.num_speculative_tokens, int) or self.num_speculative_tokens <= 0:
-            raise InvalidInputError(
-                f"num_speculative_tokens must be an int >= 1, got {self.num_speculative_tokens!r}"
-            )
-        if not isinstance(self.max_batch_size, int) or self.max_batch_size <= 0:
-            raise InvalidInputError(f"max_batch_size must be an int >= 1, got {self.max_batch_size!r}")
-        if not isinstance(self.extra_proposals, int) or self.extra_proposals < 0:
-            raise InvalidInputError(f"extra_proposals must be an int >= 0, got {self.extra_proposals!r}")
-        if self.verify_budget is not None and self.verify_budget < 1:
-            raise InvalidInputError(f"verify_budget must be >= 1 or None, got {self.verify_budget!r}")
-        threshold = self.draft_confidence_threshold
-        if threshold is not None and (
-            isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or not 0.0 < threshold < 1.0
-        ):
-            raise InvalidInputError(
-                f"draft_confidence_threshold must be a number in (0, 1) or None, got {threshold!r}"
-            )
+        require_int("num_speculative_tokens", self.num_speculative_tokens, 1)
+        require_int("max_batch_size", self.max_batch_size, 1)
 
 
 class StepError(RuntimeError):
@@ -69,8 +53,12 @@ class Scheduler:
     needs_drafter = True
     exact = True  # output distributed exactly as the target's (False: approximate, e.g. SMC)
     overlapping = False  # wants concurrent draft and target lanes
+    options_class: type[ModeOptions] = ModeOptions  # what the mode takes beyond the config
+    uses_memory = False  # takes ``memory=`` (state kept across schedulers on the same engines)
 
-    def __init__(self, target: Target, drafter: Drafter | None, config: SchedulerConfig) -> None:
+    def __init__(self, target: Target, drafter: Drafter | None, config: SchedulerConfig,
+                 options: ModeOptions | Mapping[str, Any] | None = None) -> None:
+        self.options = self.options_class.build(self.name, options)
         if self.needs_drafter and drafter is None:
             raise InvalidInputError(f"mode {self.name!r} needs a draft model, got draft=None")
         if drafter is not None and drafter.vocab_size != target.vocab_size:
@@ -118,6 +106,11 @@ class Scheduler:
         self.lanes.close()
 
     # -- shared pieces --------------------------------------------------------------------
+    @property
+    def draft_threshold(self) -> float | None:
+        """The confidence stop of chain drafting, for modes whose options have one."""
+        return self.options.draft_confidence_threshold if isinstance(self.options, DraftOptions) else None
+
     def max_draft_len(self, req: RequestState, k: int) -> int:
         """Never draft past what the request may still emit or the context can hold."""
         room = self.target.max_context - req.num_committed - 1
@@ -238,7 +231,15 @@ def register_scheduler(name: str) -> Callable[[type[Scheduler]], type[Scheduler]
     return wrap
 
 
-def create_scheduler(mode: str, target: Target, drafter: Drafter | None, config: SchedulerConfig) -> Scheduler:
+def create_scheduler(mode: str, target: Target, drafter: Drafter | None, config: SchedulerConfig,
+                     options: ModeOptions | Mapping[str, Any] | None = None,
+                     memory: dict[Any, Any] | None = None) -> Scheduler:
+    """``options``: the mode's options (an instance of its ``options_class`` or a dict);
+    ``memory``: state a mode keeps across schedulers on the same engines (the caller owns
+    it, e.g. ``EnginePair.memory``; flex keeps its learned costs there)."""
     if mode not in SCHEDULERS:
         raise InvalidInputError(f"mode must be one of {sorted(SCHEDULERS)}, got {mode!r}")
-    return SCHEDULERS[mode](target, drafter, config)
+    cls = SCHEDULERS[mode]
+    if memory is not None and cls.uses_memory:
+        return cls(target, drafter, config, options, memory=memory)
+    return cls(target, drafter, config, options)

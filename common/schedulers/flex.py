@@ -18,46 +18,58 @@ process had before the PSD lanes lowered it (what the ``sd`` and ``ar`` modes us
 overlapped steps on the lanes: torch's per-thread OpenMP settings let the count switch
 between the two regimes while both lanes are idle.
 
-The policy's measurements (draft and verify times per family, acceptance per request)
-persist per engine pair across ``generate`` calls, so warm-up is paid once per ``LLM``.
-Every step draws with ``draft_confidence_threshold`` when it is set (confidence-adaptive
-draft length). Step records carry mode ``flex:psd``, ``flex:sd`` or ``flex:ar``.
+Options (``FlexOptions``): PSD's, plus the policy's ``FlexSettings`` (CLI flags
+``--flex-margin`` etc.). The policy's measurements (draft and verify times per family,
+acceptance per request) persist across ``generate`` calls in the engine pair's ``memory``
+(``EnginePair.memory``, handed over by ``create_scheduler``), so warm-up is paid once per
+engine pair. Every step draws with ``draft_confidence_threshold`` when it is set
+(confidence-adaptive draft length). Step records carry mode ``flex:psd``, ``flex:sd`` or
+``flex:ar``.
 """
 
 from __future__ import annotations
 
 import time
-import weakref
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar
 
 import torch
 
 from ..lanes import LanePair
-from ..protocols import Drafter
+from ..protocols import Drafter, Target
 from ..rules.draft_budget import select_by_confidence
-from ..rules.flex_policy import FAMILY, Decision, FlexPolicy, RequestObservation
+from ..rules.flex_policy import FAMILY, Decision, FlexPolicy, FlexSettings, RequestObservation
 from ..trace import StepRecord
 from ..types import DraftBlock, RequestState, VerifyOutcome
-from .base import StepError, register_scheduler
+from .base import SchedulerConfig, StepError, register_scheduler
+from .options import PSDOptions
 from .psd import ParallelSpeculativeScheduler
 
-# target engine -> {k0: (weak ref to the drafter, policy)}
-_POLICIES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+@dataclass(frozen=True)
+class FlexOptions(FlexSettings, PSDOptions):
+    """Mode ``flex``: PSD's options and the policy's settings (``FlexSettings``)."""
+
+    cli_prefix: ClassVar[str] = "flex"
+
+    def __post_init__(self) -> None:
+        PSDOptions.__post_init__(self)
+        FlexSettings.__post_init__(self)
+
+    def settings(self) -> FlexSettings:
+        return FlexSettings(**{f.name: getattr(self, f.name) for f in fields(FlexSettings)})
 
 
-def policy_for(target: object, drafter: object, k0: int) -> FlexPolicy:
-    """The policy remembered for this engine pair and k0, or a fresh one (remembered)."""
-    try:
-        memory = _POLICIES.setdefault(target, {})
-    except TypeError:  # an engine that cannot be weakly referenced: no memory
-        return FlexPolicy(k0)
-    entry = memory.get(k0)
-    if entry is not None and entry[0]() is drafter:
-        return entry[1]
-    policy = FlexPolicy(k0)
-    memory[k0] = (weakref.ref(drafter), policy)
-    return policy
+def remembered_policy(memory: dict[Any, Any] | None, num_speculative_tokens: int, settings: FlexSettings) -> FlexPolicy:
+    """The policy kept in ``memory`` (an engine pair's) for this draft length and these
+    settings, or a fresh one, kept there; without memory, a fresh one."""
+    if memory is None:
+        return FlexPolicy(num_speculative_tokens, settings)
+    key = ("flex", num_speculative_tokens, settings)
+    if key not in memory:
+        memory[key] = FlexPolicy(num_speculative_tokens, settings)
+    return memory[key]
 
 
 @dataclass
@@ -111,15 +123,20 @@ class ConfidenceDrafter:
 
 @register_scheduler("flex")
 class FlexScheduler(ParallelSpeculativeScheduler):
-    def __init__(self, *args, **kwargs) -> None:
+    options_class = FlexOptions
+    options: FlexOptions
+    uses_memory = True
+
+    def __init__(self, target: Target, drafter: Drafter | None, config: SchedulerConfig,
+                 options: FlexOptions | Mapping[str, Any] | None = None, memory: dict[Any, Any] | None = None) -> None:
         sequential_threads = torch.get_num_threads()  # before the lanes change it
-        super().__init__(*args, **kwargs)
+        super().__init__(target, drafter, config, options)
         self._threads = {"sequential": sequential_threads, "overlapped": torch.get_num_threads()}
         self._regime = "overlapped"
         self.seq_lanes = LanePair("inline")
         assert self.drafter is not None
-        self.policy = policy_for(self.target, self.drafter, self.config.num_speculative_tokens)
-        self.drafter = ConfidenceDrafter(self.drafter, self.config.draft_confidence_threshold)
+        self.policy = remembered_policy(memory, self.config.num_speculative_tokens, self.options.settings())
+        self.drafter = ConfidenceDrafter(self.drafter, self.draft_threshold)
         self.decisions: list[Decision] = []
         self._k = self.config.num_speculative_tokens
         self._mode = "psd"
@@ -127,7 +144,7 @@ class FlexScheduler(ParallelSpeculativeScheduler):
 
     @property
     def k_proposed(self) -> int:
-        return self._k + self.config.extra_proposals
+        return self._k + self.extra_proposals
 
     def step(self) -> list[RequestState]:
         self._admit()
@@ -190,8 +207,8 @@ class FlexScheduler(ParallelSpeculativeScheduler):
         extra proposals) follows the current k."""
         blocks = [self.stored.pop(r.request_id) if r.request_id in self.stored else _empty(r.request_id) for r in group]
         block = DraftBlock.concat(blocks)
-        if self.config.extra_proposals:
-            budget = self.config.verify_budget or self._k * len(group)
+        if self.extra_proposals:
+            budget = self.verify_budget or self._k * len(group)
             block = block.truncate(select_by_confidence(block, budget))
         return block
 

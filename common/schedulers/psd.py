@@ -19,6 +19,7 @@ from typing import Any
 from ..rules.draft_budget import select_by_confidence
 from ..types import DraftBlock, RequestState, VerifyOutcome
 from .base import Scheduler, StepError, register_scheduler
+from .options import PSDOptions
 
 
 def _timed(fn: Callable[..., Any]) -> Callable[..., tuple[Any, float]]:
@@ -32,9 +33,13 @@ def _timed(fn: Callable[..., Any]) -> Callable[..., tuple[Any, float]]:
 @register_scheduler("psd")
 class ParallelSpeculativeScheduler(Scheduler):
     overlapping = True
+    options_class = PSDOptions
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
+        # Modes built on this one with options of their own (trees, SMC) spend no slack.
+        psd = self.options if isinstance(self.options, PSDOptions) else PSDOptions()
+        self.extra_proposals, self.verify_budget = psd.extra_proposals, psd.verify_budget
         self.groups: tuple[list[RequestState], list[RequestState]] = ([], [])
         self.turn = 0  # index of the sub-batch verified at the next step
         self.stored: dict[str, DraftBlock] = {}  # request_id -> its single-request draft block
@@ -57,7 +62,7 @@ class ParallelSpeculativeScheduler(Scheduler):
         if draft_group:  # the overlap: draft the other sub-batch while the target verifies
             lengths = [self.max_draft_len(r, self.k_proposed) for r in draft_group]
             draft_future = self.lanes.draft.submit(
-                "draft", _timed(self.drafter.propose), draft_group, lengths, self.config.draft_confidence_threshold
+                "draft", _timed(self.drafter.propose), draft_group, lengths, self.draft_threshold
             )
         verified = self.try_wait(verify_future, verify_group, "verify")
         drafted = self.try_wait(draft_future, draft_group, "draft") if draft_future else (None, 0.0)
@@ -80,7 +85,7 @@ class ParallelSpeculativeScheduler(Scheduler):
     # -- pieces of the step ---------------------------------------------------------------
     @property
     def k_proposed(self) -> int:
-        return self.config.num_speculative_tokens + self.config.extra_proposals
+        return self.config.num_speculative_tokens + self.extra_proposals
 
     def _admit(self) -> None:
         """Newcomers join the sub-batch drafted next, keeping the two balanced; on a cold
@@ -104,7 +109,7 @@ class ParallelSpeculativeScheduler(Scheduler):
         lengths = [self.max_draft_len(r, self.k_proposed) for r in missing]
         block, seconds = self.wait(
             self.lanes.draft.submit("draft (serial)", _timed(self.drafter.propose), missing, lengths,
-                                    self.config.draft_confidence_threshold),
+                                    self.draft_threshold),
             missing, "draft",
         )
         self._store(block)
@@ -116,8 +121,8 @@ class ParallelSpeculativeScheduler(Scheduler):
 
     def _verify_block(self, group: list[RequestState]) -> DraftBlock:
         block = DraftBlock.concat([self.stored.pop(r.request_id) for r in group])
-        if self.config.extra_proposals:
-            budget = self.config.verify_budget or self.config.num_speculative_tokens * len(group)
+        if self.extra_proposals:
+            budget = self.verify_budget or self.config.num_speculative_tokens * len(group)
             block = block.truncate(select_by_confidence(block, budget))
         return block
 

@@ -10,6 +10,7 @@ import time
 
 from ..types import DraftBlock, RequestState
 from .base import Scheduler, StepError, register_scheduler
+from .options import DraftOptions
 
 
 class _ContinuousBatching(Scheduler):
@@ -75,12 +76,14 @@ class AutoregressiveScheduler(_ContinuousBatching):
 class SpeculativeScheduler(_ContinuousBatching):
     """Standard SD: draft k, verify, commit — the target idles while the drafter drafts."""
 
+    options_class = DraftOptions
+
     def _draft(self, batch: list[RequestState]) -> tuple[DraftBlock, float]:
         assert self.drafter is not None
         t0 = time.perf_counter()
         lengths = [self.max_draft_len(r, self.config.num_speculative_tokens) for r in batch]
         block = self.wait(
-            self.lanes.draft.submit("draft", self.drafter.propose, batch, lengths, self.config.draft_confidence_threshold),
+            self.lanes.draft.submit("draft", self.drafter.propose, batch, lengths, self.draft_threshold),
             batch, "draft",
         )
         return block, time.perf_counter() - t0

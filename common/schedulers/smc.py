@@ -15,8 +15,7 @@ committed tokens. Forks run between steps, on the scheduler thread, with both la
 Under ``smc-psd`` all particles of a request stay in one sub-batch, so a request's
 population is verified, weighed and resampled together while the other sub-batch drafts.
 
-Options: ``SMCOptions`` from the ``smc=`` constructor argument, else from a ``smc`` entry
-of the scheduler config (an ``SMCOptions`` or a dict), else the defaults. Trace rows: the
+Options: ``SMCOptions`` (CLI flags ``--smc-num-particles`` etc.). Trace rows: the
 engine work counts particles (verify_batch, draft_batch, proposed, accepted), ``emitted``
 counts what the requests advanced by (per request, the most any of its particles kept).
 """
@@ -24,15 +23,17 @@ counts what the requests advanced by (per request, the most any of its particles
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import torch
 
 from ..protocols import Drafter, ParticleEngine, Target
 from ..rules.smc_weights import (
+    OUTPUT_RULES,
     RESAMPLERS,
-    SMCOptions,
+    RESAMPLING_RULES,
     SMCOutcome,
     effective_sample_size,
     keep_survivors,
@@ -40,8 +41,29 @@ from ..rules.smc_weights import (
     smc_verify,
 )
 from ..types import DraftBlock, FinishReason, RequestState, VerifyOutcome
+from ..validation import require_choice, require_int, require_prob
 from .base import Scheduler, SchedulerConfig, StepError, register_scheduler
+from .options import ModeOptions
 from .psd import ParallelSpeculativeScheduler, _timed
+
+
+@dataclass(frozen=True)
+class SMCOptions(ModeOptions):
+    """SMC-SD settings (modes ``smc`` and ``smc-psd``). gamma, the tokens drafted per cycle,
+    is ``num_speculative_tokens``."""
+
+    cli_prefix: ClassVar[str] = "smc"
+
+    num_particles: int = 4
+    ess_threshold: float = 0.5  # resample when ESS < ess_threshold * N
+    resampling: str = "systematic"
+    output: str = "sample"
+
+    def __post_init__(self) -> None:
+        require_int("SMCOptions.num_particles", self.num_particles, 1)
+        require_prob("SMCOptions.ess_threshold", self.ess_threshold)
+        require_choice("SMCOptions.resampling", self.resampling, RESAMPLING_RULES)
+        require_choice("SMCOptions.output", self.output, OUTPUT_RULES)
 
 
 @dataclass(eq=False)  # identity: groups are compared and looked up by object
@@ -90,16 +112,18 @@ class _SMCMixin:
     exact = False  # approximate: output is not distributed exactly as the target's
     overlapping = False
 
+    options_class = SMCOptions
+
     # Provided by Scheduler.
     target: Target
     drafter: Drafter | None
     config: SchedulerConfig
+    options: SMCOptions
 
     def __init__(self, target: Target, drafter: Drafter | None, config: SchedulerConfig,
-                 smc: SMCOptions | dict[str, Any] | None = None) -> None:
-        super().__init__(target, drafter, config)  # type: ignore[call-arg]
-        options = smc if smc is not None else getattr(config, "smc", None)
-        self.smc = options if isinstance(options, SMCOptions) else SMCOptions(**(options or {}))
+                 options: SMCOptions | Mapping[str, Any] | None = None) -> None:
+        super().__init__(target, drafter, config, options)  # type: ignore[call-arg]
+        self.smc = self.options
         self.smc_groups: dict[str, ParticleGroup] = {}  # request_id -> group
         self._owner: dict[str, tuple[ParticleGroup, int]] = {}  # particle id -> (group, index in it)
         self.smc_stats = SMCStats()
@@ -258,8 +282,8 @@ class SMCScheduler(_SMCMixin, Scheduler):
     ``max_batch_size`` counts requests (as in every mode); the engines see N rows for each."""
 
     def __init__(self, target: Target, drafter: Drafter | None, config: SchedulerConfig,
-                 smc: SMCOptions | dict[str, Any] | None = None) -> None:
-        super().__init__(target, drafter, config, smc)
+                 options: SMCOptions | Mapping[str, Any] | None = None) -> None:
+        super().__init__(target, drafter, config, options)
         self.running: list[ParticleGroup] = []
 
     def _admit(self) -> list[ParticleGroup]:

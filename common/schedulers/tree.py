@@ -8,21 +8,24 @@
 
 Both reuse their chain scheduler unchanged: the drafter is presented through
 ``Drafter.propose`` by ``TreeProposer`` (which returns ``DraftTree``s), and verification
-dispatches on the draft type. Settings read from the ``SchedulerConfig`` when present
-(``getattr``, so the config class need not know them): ``tree_branches`` (K, default 4 as
+dispatches on the draft type. Options (``TreeOptions``): ``tree_branches`` (K, default 4 as
 in D²SD) and ``tree_branch_tokens`` (tokens per branch, default: down to the chain depth).
-The PSD verify budget (``extra_proposals``/``verify_budget``) does not prune trees: pruning
-a node by its own draft probability would bias sampling (see ``minedraft.rules.draft_trees``).
+Trees take no PSD verify budget (``extra_proposals``/``verify_budget``): pruning a node by
+its own draft probability would bias sampling (see ``minedraft.rules.draft_trees``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
 
 from ..protocols import Drafter, Target, TreeDrafter, TreeTarget
 from ..rules.draft_trees import verify_tree
 from ..types import DraftBlock, DraftTree, InvalidInputError, RequestState, VerifyOutcome
+from ..validation import require_int
 from .base import SchedulerConfig, register_scheduler
+from .options import ModeOptions
 from .psd import ParallelSpeculativeScheduler
 from .sequential import SpeculativeScheduler
 
@@ -50,22 +53,27 @@ class TreeProposer:
         self.drafter.release(request_id)
 
 
-def _tree_settings(config) -> tuple[int, int | None]:
-    branches = getattr(config, "tree_branches", DEFAULT_BRANCHES)
-    tokens = getattr(config, "tree_branch_tokens", None)
-    if isinstance(branches, bool) or not isinstance(branches, int) or branches < 0:
-        raise InvalidInputError(f"tree_branches must be an int >= 0, got {branches!r}")
-    if tokens is not None and (isinstance(tokens, bool) or not isinstance(tokens, int) or tokens < 1):
-        raise InvalidInputError(f"tree_branch_tokens must be an int >= 1 or None, got {tokens!r}")
-    return branches, tokens
+@dataclass(frozen=True)
+class TreeOptions(ModeOptions):
+    """D²SD tree shape (modes ``tree`` and ``tree-psd``)."""
+
+    tree_branches: int = DEFAULT_BRANCHES  # K: alternatives a request may get (0: the chain alone)
+    tree_branch_tokens: int | None = None  # tokens per branch; None: down to the chain depth
+
+    def __post_init__(self) -> None:
+        require_int("tree_branches", self.tree_branches, 0)
+        require_int("tree_branch_tokens", self.tree_branch_tokens, 1, optional=True)
 
 
 class _TreeVerification:
     """Mixin over a chain scheduler: tree drafter in, tree verification out."""
 
     name: str
+    options: TreeOptions
+    options_class = TreeOptions
 
-    def __init__(self, target: Target, drafter: Drafter | None, config: SchedulerConfig) -> None:
+    def __init__(self, target: Target, drafter: Drafter | None, config: SchedulerConfig,
+                 options: TreeOptions | Mapping[str, Any] | None = None) -> None:
         # Check before the base class starts lanes: nothing half-built on bad input.
         if not isinstance(target, TreeTarget):
             raise InvalidInputError(
@@ -77,9 +85,9 @@ class _TreeVerification:
                 f"mode {self.name!r} needs a drafter with propose_tree (minedraft.protocols.TreeDrafter), "
                 f"got {type(drafter).__name__}"
             )
-        branches, tokens = _tree_settings(config)
-        super().__init__(target, drafter, config)  # type: ignore[call-arg]
-        self.drafter = TreeProposer(drafter, branches, tokens)  # type: ignore[arg-type]
+        super().__init__(target, drafter, config, options)  # type: ignore[call-arg]
+        self.drafter = TreeProposer(drafter, self.options.tree_branches,  # type: ignore[arg-type]
+                                    self.options.tree_branch_tokens)
 
     def score_and_verify(self, batch: Sequence[RequestState], block: DraftBlock | DraftTree) -> VerifyOutcome:
         if isinstance(block, DraftTree):

@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from minedraft import InvalidInputError, SchedulerConfig
+from minedraft import InvalidInputError
 from minedraft.rules.cost_model import CostModel, expected_tokens
 from minedraft.rules.flex_policy import (
     AcceptanceTracker,
@@ -18,6 +18,7 @@ from minedraft.rules.flex_policy import (
     expected_draft_len,
     expected_forwards,
 )
+from minedraft.schedulers.options import DraftOptions
 
 
 def table(d0: float, d1: float, v0: float, v1: float, v2: float, window: int = 256) -> CostModel:
@@ -362,9 +363,9 @@ def test_settings_validation(bad):
 @pytest.mark.parametrize("value", [0, 0.0, 1.0, 1.5, -0.2, True, "0.1", math.nan])
 def test_draft_confidence_threshold_validation(value):
     with pytest.raises(InvalidInputError, match="draft_confidence_threshold"):
-        SchedulerConfig(draft_confidence_threshold=value)
+        DraftOptions(draft_confidence_threshold=value)
 
 
 def test_draft_confidence_threshold_accepts_probabilities():
-    assert SchedulerConfig(draft_confidence_threshold=0.01).draft_confidence_threshold == 0.01
-    assert SchedulerConfig().draft_confidence_threshold is None
+    assert DraftOptions(draft_confidence_threshold=0.01).draft_confidence_threshold == 0.01
+    assert DraftOptions().draft_confidence_threshold is None

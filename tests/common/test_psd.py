@@ -24,10 +24,11 @@ def _run(sched, reqs_by_step: dict[int, list[RequestState]] | None = None, max_s
     return steps
 
 
-def _psd(drafter=None, target=None, **config):
+def _psd(drafter=None, target=None, extra_proposals=0, **config):
     config.setdefault("num_speculative_tokens", 3)
     config.setdefault("lanes", "threads")
-    return create_scheduler("psd", target or FakeTarget(), drafter or FakeDrafter(wrong_every=3), SchedulerConfig(**config))
+    return create_scheduler("psd", target or FakeTarget(), drafter or FakeDrafter(wrong_every=3), SchedulerConfig(**config),
+                            {"extra_proposals": extra_proposals})
 
 
 def _req(prompt_last: int, n: int) -> RequestState:

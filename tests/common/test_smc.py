@@ -27,7 +27,6 @@ from minedraft import (
 from minedraft.backends import EnginePair
 from minedraft.bench.drift import measure_drift
 from minedraft.rules.smc_weights import (
-    SMCOptions,
     SMCOutcome,
     effective_sample_size,
     keep_survivors,
@@ -40,6 +39,7 @@ from minedraft.rules.smc_weights import (
 )
 from minedraft.sampling import processed_probs, row_params, sample_rows
 from minedraft.schedulers import SchedulerConfig, create_scheduler
+from minedraft.schedulers.smc import SMCOptions
 from minedraft.types import VerifyOutcome
 
 V = 4  # bigram vocabulary
@@ -105,7 +105,7 @@ def _bigram_probs(table: torch.Tensor, temperature: float) -> torch.Tensor:  # [
 
 def _run(mode: str, target, drafter, reqs: list[RequestState], k: int = 2, **smc) -> object:
     config = SchedulerConfig(num_speculative_tokens=k, max_batch_size=256)
-    sched = SCHEDULERS[mode](target, drafter, config, smc=SMCOptions(**smc))
+    sched = SCHEDULERS[mode](target, drafter, config, options=SMCOptions(**smc))
     pending = list(reqs)
     steps = 0
     while pending or sched.has_unfinished():
@@ -336,7 +336,7 @@ def test_resampling_resets_the_weights_and_the_threshold_decides(threshold):
     threshold 0 the weights accumulate across cycles."""
     config = SchedulerConfig(num_speculative_tokens=2)
     sched = SCHEDULERS["smc"](Bigram(TARGET), Bigram(WRONG_DRAFT), config,
-                              smc=SMCOptions(num_particles=6, ess_threshold=threshold))
+                              options=SMCOptions(num_particles=6, ess_threshold=threshold))
     req = _requests(1, 1.0, max_new=30, seed0=3)[0]
     sched.add_request(req)
     sched.step()
@@ -370,7 +370,7 @@ def test_psd_keeps_a_request_s_particles_together_and_matches_sequential():
     psd_reqs = _requests(6, 1.0, max_new=9, seed0=42)
     config = SchedulerConfig(num_speculative_tokens=2, max_batch_size=8, lanes="threads")
     sched = SCHEDULERS["smc-psd"](target, Bigram(WRONG_DRAFT), config,
-                                  smc=SMCOptions(num_particles=n_particles, ess_threshold=0.9))
+                                  options=SMCOptions(num_particles=n_particles, ess_threshold=0.9))
     for r in psd_reqs:
         sched.add_request(r)
     for _ in range(1000):
@@ -393,7 +393,7 @@ def test_max_batch_size_counts_requests_each_with_all_its_particles():
     target = Bigram(TARGET)
     reqs = _requests(5, 1.0, max_new=6, seed0=9)
     sched = SCHEDULERS["smc"](target, Bigram(WRONG_DRAFT), SchedulerConfig(num_speculative_tokens=2, max_batch_size=2),
-                              smc=SMCOptions(num_particles=3))
+                              options=SMCOptions(num_particles=3))
     for r in reqs:
         sched.add_request(r)
     for _ in range(100):

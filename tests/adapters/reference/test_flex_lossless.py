@@ -18,7 +18,6 @@ import torch
 
 from minedraft import RequestState, SamplingParams, SchedulerConfig, create_scheduler
 from minedraft.rules.flex_policy import FlexPolicy, FlexSettings
-from minedraft.schedulers.flex import policy_for
 
 from conftest import PROMPTS, build_pair, generate, tiny_llama
 
@@ -48,9 +47,8 @@ def ar_reference(models):
 def run_flex(pair, schedule, params, max_batch_size=2, k=3, threshold=None):
     """Drive a flex scheduler directly, with its policy replaced by a fixed schedule."""
     config = SchedulerConfig(num_speculative_tokens=k, max_batch_size=max_batch_size, lanes="threads",
-                             intra_op_threads=1, eos_token_ids=pair.eos_token_ids,
-                             draft_confidence_threshold=threshold)
-    sched = create_scheduler("flex", pair.target, pair.drafter, config)
+                             intra_op_threads=1, eos_token_ids=pair.eos_token_ids)
+    sched = create_scheduler("flex", pair.target, pair.drafter, config, {"draft_confidence_threshold": threshold})
     if schedule is not None:
         sched.policy = FlexPolicy(k, FlexSettings(schedule=schedule))
     reqs = [RequestState(prompt_ids=p, params=q) for p, q in zip(PROMPTS, params)]
@@ -92,7 +90,7 @@ def test_greedy_identical_to_ar_with_the_live_policy(models, ar_reference):
         assert all(o.error is None for o in outs)
         assert {s.mode for s in llm.last_trace.steps} <= {"flex:psd", "flex:sd", "flex:ar"}
         steps += len(llm.last_trace.steps)
-    policy = policy_for(pair.target, pair.drafter, 3)
+    (policy,) = pair.memory.values()  # kept with the engines, not in the process
     assert policy.num_decisions == steps  # one policy saw both calls
     assert not policy.acceptance.alphas  # per-request estimates are dropped with the requests
 

@@ -13,7 +13,7 @@ from minedraft import SCHEDULERS, RequestState, SamplingParams, SchedulerConfig
 from minedraft.adapters.reference.engines import ReferenceDrafter, ReferenceTarget
 from minedraft.adapters.reference.runner import ModelRunner, Row
 from minedraft.protocols import ParticleEngine
-from minedraft.rules.smc_weights import SMCOptions
+from minedraft.schedulers.smc import SMCOptions
 
 from conftest import build_pair, tiny_llama
 
@@ -87,7 +87,7 @@ def test_prefill_once_then_fork_gives_every_particle_the_prompt(models):
 
 def _smc(pair, prompts, seed0: int = 0, **smc):
     config = SchedulerConfig(num_speculative_tokens=3, max_batch_size=12)
-    sched = SCHEDULERS["smc"](pair.target, pair.drafter, config, smc=SMCOptions(**smc))
+    sched = SCHEDULERS["smc"](pair.target, pair.drafter, config, options=SMCOptions(**smc))
     reqs = [RequestState(prompt_ids=list(p), params=SamplingParams(temperature=1.0, max_new_tokens=14, seed=seed0 + i))
             for i, p in enumerate(prompts)]
     for r in reqs:

@@ -226,10 +226,9 @@ def test_tree_modes_need_tree_engines_and_valid_settings(models):
         create_scheduler("tree-psd", tree_target, plain_drafter, SchedulerConfig())
     with pytest.raises(InvalidInputError, match="needs a draft model"):
         create_scheduler("tree", tree_target, None, SchedulerConfig())
-    config = SchedulerConfig()
-    config.tree_branches = -1  # read with getattr: the config class need not declare it
-    with pytest.raises(InvalidInputError, match="tree_branches"):
-        create_scheduler("tree", tree_target, ReferenceTreeDrafter(ModelRunner(close)), config)
+    with pytest.raises(InvalidInputError, match="tree_branches must be an int >= 0, got -1"):
+        create_scheduler("tree", tree_target, ReferenceTreeDrafter(ModelRunner(close)), SchedulerConfig(),
+                         {"tree_branches": -1})
 
 
 # -- EAGLE-style drafter (target features) ---------------------------------------------------
