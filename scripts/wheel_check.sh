@@ -6,7 +6,12 @@ set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 work="$(mktemp -d -t minedraft-wheel-XXXXXX)"
 trap 'rm -rf "$work"' EXIT
-python3 -m pip wheel -q --no-deps "$repo" -w "$work/dist"
+# Build from a copy of the checkout's files (tracked and untracked-but-not-ignored), so a
+# stale build/ directory in the repository cannot leak removed modules into the wheel.
+mkdir "$work/src"
+git -C "$repo" ls-files -z --cached --others --exclude-standard \
+  | tar -C "$repo" --null --ignore-failed-read -T - -cf - | tar -C "$work/src" -xf -
+python3 -m pip wheel -q --no-deps "$work/src" -w "$work/dist"
 wheel="$(ls "$work"/dist/minedraft-*.whl)"
 python3 -m venv "$work/venv"
 "$work/venv/bin/python" -m pip install -q "torch==2.13.0" "${wheel}[reference]"
