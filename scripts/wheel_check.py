@@ -3,6 +3,7 @@ directory outside the repository (scripts/wheel_check.sh does), so only the inst
 package can be imported.
 
 - the package is imported from site-packages, not from a source tree;
+- the package data ships (prompt sets, draft weights);
 - the ``minedraft.commands`` and ``sglang.srt.plugins`` entry points load;
 - ``minedraft --help`` and a short ``minedraft generate`` in every registered mode run
   (the modes come from the installed package's scheduler registry) on a tiny random-init
@@ -33,6 +34,21 @@ def check_installed_copy() -> None:
     if site not in where.parents:
         sys.exit(f"minedraft was imported from {where}, not from the installed wheel under {site}")
     print(f"ok: minedraft imported from the installed wheel ({where.parent.name}/ in site-packages)")
+
+
+def check_package_data() -> None:
+    """The data files ship: held-out prompts (core), training prompts and the draft (adapter)."""
+    from minedraft import prompts
+    from minedraft.adapters.reference import distill_prompts, embedded
+
+    train = distill_prompts.training_prompts()
+    if not train or len(train) != sum(distill_prompts.category_counts().values()):
+        sys.exit("the wheel's training prompts (distill_data/) are missing or incomplete")
+    if not prompts.bench_prompts(8):
+        sys.exit("the wheel's held-out prompts (data/) are missing")
+    if not (embedded.WEIGHTS_DIR / "model.safetensors").is_file():
+        sys.exit("the wheel lacks the shipped draft weights")
+    print(f"ok: package data: {len(train)} training prompts, {len(prompts.heldout_prompts())} held-out, draft weights")
 
 
 def check_entry_points() -> None:
@@ -102,6 +118,7 @@ def check_cli(model: Path) -> None:
 
 def main() -> None:
     check_installed_copy()
+    check_package_data()
     check_entry_points()
     with tempfile.TemporaryDirectory(prefix="minedraft-wheel-model-") as tmp:
         tiny_model(Path(tmp))
