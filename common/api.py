@@ -127,6 +127,7 @@ class LLM:
             requests.append(RequestState(prompt_ids=ids, params=p))
         scheduler = create_scheduler(self.mode, self.engines.target, self.engines.drafter, self._config(),
                                      self.options, memory=self.engines.memory)
+        interrupted = False
         try:
             # Check every request before admitting any: bad input must not half-run a batch.
             for i, req in enumerate(requests):
@@ -148,8 +149,14 @@ class LLM:
                     bar.update(len(done))
             if bar is not None:
                 bar.close()
+        except KeyboardInterrupt:
+            interrupted = True
+            raise
         finally:
-            scheduler.close()
+            scheduler.close()  # first, so that no lane call is still running on a request
+            if interrupted:  # Ctrl-C: cancel what is in flight, so the engines free its state
+                for req in requests:
+                    scheduler.cancel(req.request_id)
         self.last_trace = scheduler.trace
         return [self._output(r, prompt) for r, prompt in zip(requests, prompts)]
 

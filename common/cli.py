@@ -35,6 +35,9 @@ def main(argv: list[str] | None = None) -> int:
     except InvalidInputError as exc:
         print(f"minedraft {args.command}: error: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:  # Ctrl-C: requests in flight were cancelled; no traceback
+        print(f"minedraft {args.command}: interrupted", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":

@@ -16,7 +16,21 @@ from .engines import EagleDrafter, FeatureStore
 from .loading import check_same_vocabulary, load_causal_lm, load_tokenizer, resolve_dtype
 from .particles import ParticleDrafter, ParticleTarget
 from .runner import ModelRunner
-from .tree_engine import with_trees
+from .tree_engine import EagleTreeDrafterMixin, TreeDrafterMixin, TreeTargetMixin
+
+
+# The engines this backend builds: each capability is a mixin (trees: tree_engine; forking
+# for SMC: particles) over the plain engine, composed here.
+class TreeParticleTarget(TreeTargetMixin, ParticleTarget):
+    """The reference target with ``score_tree`` and particle forking."""
+
+
+class TreeParticleDrafter(TreeDrafterMixin, ParticleDrafter):
+    """The reference drafter with ``propose_tree`` (D²SD) and particle forking."""
+
+
+class TreeEagleDrafter(EagleTreeDrafterMixin, EagleDrafter):
+    """The EAGLE drafter with ``propose_tree``."""
 
 
 def _max_context(model: Any) -> int:
@@ -99,9 +113,9 @@ class ReferenceBackend:
                 use_few_rows_products(draft_model)
             if isinstance(draft_model, draft_models.EagleDraft):
                 store = FeatureStore()
-                drafter = with_trees(EagleDrafter)(draft_model, store, max_slots=slots)
+                drafter = TreeEagleDrafter(draft_model, store, max_slots=slots)
             else:
-                drafter = with_trees(ParticleDrafter)(ModelRunner(draft_model, max_slots=slots))
+                drafter = TreeParticleDrafter(ModelRunner(draft_model, max_slots=slots))
             check_same_vocabulary(None, None, target_runner.vocab_size, drafter.vocab_size)
         elif spec.draft is not None:
             draft_model = load_causal_lm(
@@ -119,8 +133,8 @@ class ReferenceBackend:
                 use_few_rows_products(draft_model)
             runner = ModelRunner(draft_model, max_slots=slots)
             check_same_vocabulary(tokenizer, draft_tok, target_runner.vocab_size, runner.vocab_size)
-            drafter = with_trees(ParticleDrafter)(runner)
-        target = with_trees(ParticleTarget)(target_runner, max_context=_max_context(target_model), feature_store=store)
+            drafter = TreeParticleDrafter(runner)
+        target = TreeParticleTarget(target_runner, max_context=_max_context(target_model), feature_store=store)
         return EnginePair(
             target=target,
             drafter=drafter,

@@ -2,7 +2,7 @@
 
 Recipe (docs/embedded-pair.md has the measured run):
 
-1. Data: the target answers the built-in training prompts (``minedraft.prompts``) in its
+1. Data: the target answers the shipped training prompts (``distill_prompts``) in its
    chat template, a quarter of the batches greedy and the rest sampled (T = 0.7 and 1.0).
    For every position we keep the token and the target's last hidden state (post-norm,
    what the LM head reads), in safetensors shards under ``<out>/data`` (reused when present).
@@ -54,7 +54,10 @@ def load_prompts(n_train: int | None, n_heldout: int | None, seed: int,
                  categories: Sequence[str] | None = None) -> tuple[list[str], list[str]]:
     from minedraft import prompts
 
-    return prompts.training_prompts(n_train, seed=seed, categories=categories), prompts.heldout_prompts(n_heldout)
+    from . import distill_prompts
+
+    return (distill_prompts.training_prompts(n_train, seed=seed, categories=categories),
+            prompts.heldout_prompts(n_heldout))
 
 
 def chat_ids(tokenizer: Any, prompt: str) -> list[int]:
@@ -496,7 +499,7 @@ def register(sub: Any) -> None:
                    help="data: first drop answers in --data-dir to prompts the (possibly edited) training set no "
                         "longer lists")
     p.add_argument("--prompt-categories", default=None, metavar="NAME[,NAME...]",
-                   help="data/train: only the training prompts of these categories (minedraft.prompts.CATEGORIES), "
+                   help="data/train: only the training prompts of these categories (distill_prompts.CATEGORIES), "
                         "e.g. to answer categories added since the last data run")
     p.add_argument("--seed", type=int, default=0)
     p.set_defaults(func=run)
@@ -552,13 +555,13 @@ def _validate(args: argparse.Namespace) -> None:
 
 
 def _category_list(spec: str) -> list[str]:
-    from minedraft import prompts
+    from .distill_prompts import CATEGORIES
 
     names = [c.strip() for c in spec.split(",") if c.strip()]
-    unknown = [c for c in names if c not in prompts.CATEGORIES]
+    unknown = [c for c in names if c not in CATEGORIES]
     if not names or unknown:
         raise InvalidInputError(f"--prompt-categories: unknown or missing name(s) {unknown or spec!r}; "
-                                f"known: {','.join(prompts.CATEGORIES)}")
+                                f"known: {','.join(CATEGORIES)}")
     return names
 
 

@@ -518,10 +518,13 @@ def load_draft_model(
 ) -> nn.Module:
     """A draft checkpoint in ``path``: a minedraft draft (bound to ``target``'s embedding and
     head; needs ``target``) or, for other directories, a transformers checkpoint (safetensors)."""
+    from .loading import check_safetensors
+
     cfg = read_config(path)
     if cfg is None:
         from transformers import AutoModelForCausalLM
 
+        check_safetensors(sorted(Path(path).glob("*.safetensors")), "draft")
         model = AutoModelForCausalLM.from_pretrained(str(path), dtype=dtype, use_safetensors=True)
         return model.to(device).eval()
     if target is None:
@@ -531,6 +534,7 @@ def load_draft_model(
     weights_path = Path(path) / WEIGHTS_NAME
     if not weights_path.is_file():
         raise InvalidInputError(f"draft directory {str(path)!r} has no {WEIGHTS_NAME}")
+    check_safetensors([weights_path], "draft")
     state = load_file(str(weights_path))
     token_map = state.get("lm_head.token_map")
     model = _CLASSES[cfg.kind](cfg, token_map)

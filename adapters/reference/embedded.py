@@ -81,7 +81,12 @@ def target_checkpoint() -> Path:
 def load_target(dtype: torch.dtype, device: str) -> torch.nn.Module:
     from transformers import AutoModelForCausalLM
 
-    model = AutoModelForCausalLM.from_pretrained(str(target_checkpoint()), dtype=dtype, use_safetensors=True)
+    from .loading import check_safetensors
+
+    checkpoint = target_checkpoint()
+    check_safetensors(sorted(checkpoint.glob("*.safetensors")), "target",
+                      hint=f"delete {str(checkpoint)!r}; the next use rebuilds it from the GGUF file")
+    model = AutoModelForCausalLM.from_pretrained(str(checkpoint), dtype=dtype, use_safetensors=True)
     return model.to(device).eval()
 
 

@@ -9,6 +9,7 @@ model id when a hub is reachable. Pickle checkpoints (``*.bin``, ``*.pt``) and
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +50,51 @@ def cpu_has_fast_bf16() -> bool:
     return "avx512_bf16" in flags or "amx_bf16" in flags
 
 
+_GGUF_MAGIC = b"GGUF"
+_GGUF_HEADER_BYTES = 24  # magic, version (u32), tensor count (u64), metadata count (u64)
+# What the GGUF reader raises on a truncated or mangled file (a short buffer, a bad offset).
+_GGUF_READ_ERRORS = (ValueError, IndexError, EOFError, OSError)
+
+
+def check_safetensors(paths: Iterable[str | os.PathLike], field_name: str, hint: str = "re-download or re-save it") -> None:
+    """Each file's header must parse and its tensors must fit in the file: a truncated or
+    overwritten weights file fails here, naming itself, rather than deep inside a loader.
+    Reads the headers only."""
+    from safetensors import SafetensorError, safe_open
+
+    for path in paths:
+        try:
+            with safe_open(str(path), framework="pt"):
+                pass
+        except (SafetensorError, OSError) as exc:
+            raise InvalidInputError(
+                f"{field_name}: weights file {str(path)!r} is corrupt or truncated ({exc}); {hint}"
+            ) from exc
+
+
+def _check_gguf_header(path: Path, field_name: str) -> None:
+    with open(path, "rb") as f:
+        head = f.read(_GGUF_HEADER_BYTES)
+    if len(head) < _GGUF_HEADER_BYTES or not head.startswith(_GGUF_MAGIC):
+        raise InvalidInputError(
+            f"{field_name}: {str(path)!r} is not a GGUF file (it is {path.stat().st_size} bytes and "
+            f"does not start with a GGUF header); it may be truncated or corrupt: re-download it"
+        )
+
+
+def _load_gguf(path: Path, field_name: str, **kwargs: Any) -> torch.nn.Module:
+    from transformers import AutoModelForCausalLM
+
+    _check_gguf_header(path, field_name)
+    try:
+        return AutoModelForCausalLM.from_pretrained(str(path.parent), gguf_file=path.name, **kwargs)
+    except _GGUF_READ_ERRORS as exc:
+        raise InvalidInputError(
+            f"{field_name}: GGUF file {str(path)!r} could not be read ({type(exc).__name__}: {exc}); "
+            "it may be truncated or corrupt (re-download it), or hold a model transformers cannot load"
+        ) from exc
+
+
 def load_causal_lm(
     source: str | os.PathLike | torch.nn.Module,
     *,
@@ -73,8 +119,7 @@ def load_causal_lm(
     if path.suffix == ".gguf":
         if not path.is_file():
             raise InvalidInputError(f"{field_name}: GGUF file {name!r} does not exist")
-        model = AutoModelForCausalLM.from_pretrained(str(path.parent), gguf_file=path.name, **kwargs)
-        return model.to(device).eval()
+        return _load_gguf(path, field_name, **kwargs).to(device).eval()
     if path.is_dir():
         has_safetensors = any(path.glob("*.safetensors"))
         has_pickle = any(path.glob("*.bin")) or any(path.glob("*.pt"))
@@ -85,6 +130,7 @@ def load_causal_lm(
             )
         if not has_safetensors and not has_pickle:
             raise InvalidInputError(f"{field_name}: directory {name!r} has no *.safetensors weights")
+        check_safetensors(sorted(path.glob("*.safetensors")), field_name)
         model = AutoModelForCausalLM.from_pretrained(str(path), use_safetensors=not allow_pickle or has_safetensors, **kwargs)
         return model.to(device).eval()
     if path.exists() or name.startswith((".", "/")):

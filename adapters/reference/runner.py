@@ -185,10 +185,6 @@ class ModelRunner(SlotOwner):
                     logits[i], hidden[i], fed_hidden[i] = out_l[j], out_h[j], out_f[j]
         return logits, hidden, fed_hidden, starts  # type: ignore[return-value]
 
-    def _forward_group(self, rows: Sequence[Row], starts: Sequence[int]) -> tuple[list[torch.Tensor], list[torch.Tensor]]:
-        logits, hidden, _ = self._forward_group_states(rows, starts)
-        return logits, hidden
-
     def _forward_group_states(self, rows: Sequence[Row], starts: Sequence[int]) -> tuple[
         list[torch.Tensor], list[torch.Tensor], list[torch.Tensor]
     ]:
@@ -217,7 +213,7 @@ class ModelRunner(SlotOwner):
         return list(logits_flat.split(sizes)), list(flat.split(sizes)), fed_hidden
 
     @torch.inference_mode()
-    def forward_explicit(
+    def forward_explicit_states(
         self,
         request_ids: Sequence[str],
         input_ids: torch.Tensor,  # [batch, q]
@@ -225,26 +221,13 @@ class ModelRunner(SlotOwner):
         write_pos: torch.Tensor,  # [batch, q] storage positions in the slot; -1 for pads
         visible: torch.Tensor,  # [batch, q, kv_len] bool: which stored keys each query sees
         picks: Sequence[Sequence[int]],  # per row: the query indices whose logits are wanted
-    ) -> tuple[list[torch.Tensor], list[torch.Tensor]]:
+    ) -> tuple[list[torch.Tensor], list[torch.Tensor], torch.Tensor]:
         """One forward with a caller-built layout (tree attention: a query's rope position,
         storage position and visible keys need not be consecutive). Returns logits
-        ``[len(picks[b]), vocab]`` and last hidden states per row. Pad queries must see at
-        least one key. Leaves ``cached`` alone: the caller records which KV is valid."""
-        logits, hidden, _ = self.forward_explicit_states(request_ids, input_ids, positions, write_pos, visible, picks)
-        return logits, hidden
-
-    @torch.inference_mode()
-    def forward_explicit_states(
-        self,
-        request_ids: Sequence[str],
-        input_ids: torch.Tensor,
-        positions: torch.Tensor,
-        write_pos: torch.Tensor,
-        visible: torch.Tensor,
-        picks: Sequence[Sequence[int]],
-    ) -> tuple[list[torch.Tensor], list[torch.Tensor], torch.Tensor]:
-        """Like ``forward_explicit``, plus the last hidden states of every query
-        ``[batch, q, hidden]`` (target features for EAGLE-style drafters)."""
+        ``[len(picks[b]), vocab]`` and last hidden states per row, and the last hidden states
+        of every query ``[batch, q, hidden]`` (target features for EAGLE-style drafters). Pad
+        queries must see at least one key. Leaves ``cached`` alone: the caller records which
+        KV is valid."""
         kv_len = visible.shape[-1]
         if kv_len > self.cache.capacity:
             self.cache.grow(capacity=max(kv_len, 2 * self.cache.capacity))

@@ -13,8 +13,9 @@ After verification the accepted path's KV moves to ``L, L + 1, ...``
 (``SlotKVCache.copy_positions``) and the runner's record of cached tokens grows by the
 path, so the next call feeds only the newly emitted token.
 
-``with_trees(cls)`` adds the capability to any ``ReferenceTarget``/``ReferenceDrafter``
-subclass (the backend composes it with the other capabilities).
+The capability is a mixin per engine kind (``TreeTargetMixin``, ``TreeDrafterMixin``,
+``EagleTreeDrafterMixin``); the backend composes them with the other capabilities into
+ordinary classes (``backend.TreeParticleTarget`` and the drafters beside it).
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ from minedraft.types import (
     VerifyScores,
 )
 
-from .engines import EagleDrafter, ReferenceDrafter, ReferenceTarget, propose_loop
+from .engines import ReferenceDrafter, ReferenceTarget, propose_loop
 from .runner import ModelRunner, Row
 
 
@@ -519,22 +520,3 @@ class ReferenceTreeTarget(TreeTargetMixin, ReferenceTarget):
 class ReferenceTreeDrafter(TreeDrafterMixin, ReferenceDrafter):
     """The reference drafter with ``propose_tree`` (D²SD)."""
 
-
-_WITH_TREES: dict[type, type] = {ReferenceTarget: ReferenceTreeTarget, ReferenceDrafter: ReferenceTreeDrafter}
-
-
-def with_trees(engine_cls: type) -> type:
-    """``engine_cls`` (a ``ReferenceTarget``, ``ReferenceDrafter`` or ``EagleDrafter``
-    subclass) plus the tree capability; one class per input, so backends can compose
-    capabilities."""
-    if engine_cls not in _WITH_TREES:
-        if issubclass(engine_cls, ReferenceTarget):
-            mixin: type = TreeTargetMixin
-        elif issubclass(engine_cls, ReferenceDrafter):
-            mixin = TreeDrafterMixin
-        elif issubclass(engine_cls, EagleDrafter):
-            mixin = EagleTreeDrafterMixin
-        else:
-            raise TypeError(f"with_trees needs a reference target or drafter class, got {engine_cls!r}")
-        _WITH_TREES[engine_cls] = type(f"Tree{engine_cls.__name__}", (mixin, engine_cls), {"__module__": __name__})
-    return _WITH_TREES[engine_cls]

@@ -7,41 +7,24 @@ import random
 from typing import Any
 
 from ..backends import EnginePair
-from ..types import SamplingParams
-
-# Used only until/unless minedraft.prompts is importable: a few varied chat requests.
-FALLBACK_PROMPTS = (
-    "Explain how a refrigerator keeps food cold.",
-    "Write a Python function that checks whether a string is a palindrome.",
-    "What were the main causes of the French Revolution?",
-    "Give me three tips for sleeping better.",
-    "Summarise the plot of Romeo and Juliet in a few sentences.",
-    "How do I make a simple tomato sauce?",
-    "What is the difference between a list and a tuple in Python?",
-    "Why is the sky blue?",
-    "Write a short poem about the sea.",
-    "How does compound interest work? Give an example.",
-    "What should I pack for a weekend hiking trip?",
-    "Explain recursion to a beginner programmer.",
-    "What is photosynthesis?",
-    "Write an email asking my manager for a day off next Friday.",
-    "List the planets of the solar system in order from the Sun.",
-    "How can I improve my public speaking?",
-)
+from ..types import InvalidInputError, SamplingParams
 
 
 def prompt_texts(n: int) -> tuple[list[str], str]:
-    """``n`` prompts and where they came from; the built-in set is cycled if ``n`` exceeds it."""
-    try:
-        from .. import prompts as builtin
+    """``n`` prompts and where they came from; the built-in set is cycled if ``n`` exceeds it.
+    A prompt set that cannot be loaded is an error: the bench never measures another one."""
+    from .. import prompts as builtin
 
+    try:
         available = len(builtin.heldout_prompts())
         texts = builtin.bench_prompts(min(n, available))
-        source = "minedraft.prompts.bench_prompts"
-    except (ImportError, AttributeError, OSError, ValueError):
-        texts, source = list(FALLBACK_PROMPTS), "minedraft.bench.workload.FALLBACK_PROMPTS"
+    except (OSError, ValueError) as exc:
+        raise InvalidInputError(
+            f"the bench prompt set (minedraft.prompts.bench_prompts, file {builtin._HELDOUT_FILE}) could not be "
+            f"loaded: {type(exc).__name__}: {exc}; reinstall minedraft or restore the file"
+        ) from exc
     texts = [texts[i % len(texts)] for i in range(n)]
-    return texts, source
+    return texts, "minedraft.prompts.bench_prompts"
 
 
 def _encode(tokenizer: Any, text: str, templated: bool) -> list[int]:
