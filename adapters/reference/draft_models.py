@@ -518,7 +518,7 @@ def load_draft_model(
 ) -> nn.Module:
     """A draft checkpoint in ``path``: a minedraft draft (bound to ``target``'s embedding and
     head; needs ``target``) or, for other directories, a transformers checkpoint (safetensors)."""
-    from .loading import check_safetensors
+    from .weights_check import check_safetensors
 
     cfg = read_config(path)
     if cfg is None:

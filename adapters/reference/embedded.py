@@ -81,7 +81,7 @@ def target_checkpoint() -> Path:
 def load_target(dtype: torch.dtype, device: str) -> torch.nn.Module:
     from transformers import AutoModelForCausalLM
 
-    from .loading import check_safetensors
+    from .weights_check import check_safetensors
 
     checkpoint = target_checkpoint()
     check_safetensors(sorted(checkpoint.glob("*.safetensors")), "target",

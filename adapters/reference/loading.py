@@ -9,13 +9,14 @@ model id when a hub is reachable. Pickle checkpoints (``*.bin``, ``*.pt``) and
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 import torch
 
 from minedraft.types import InvalidInputError
+
+from .weights_check import check_safetensors
 
 _DTYPES = {
     "float32": torch.float32,
@@ -54,22 +55,6 @@ _GGUF_MAGIC = b"GGUF"
 _GGUF_HEADER_BYTES = 24  # magic, version (u32), tensor count (u64), metadata count (u64)
 # What the GGUF reader raises on a truncated or mangled file (a short buffer, a bad offset).
 _GGUF_READ_ERRORS = (ValueError, IndexError, EOFError, OSError)
-
-
-def check_safetensors(paths: Iterable[str | os.PathLike], field_name: str, hint: str = "re-download or re-save it") -> None:
-    """Each file's header must parse and its tensors must fit in the file: a truncated or
-    overwritten weights file fails here, naming itself, rather than deep inside a loader.
-    Reads the headers only."""
-    from safetensors import SafetensorError, safe_open
-
-    for path in paths:
-        try:
-            with safe_open(str(path), framework="pt"):
-                pass
-        except (SafetensorError, OSError) as exc:
-            raise InvalidInputError(
-                f"{field_name}: weights file {str(path)!r} is corrupt or truncated ({exc}); {hint}"
-            ) from exc
 
 
 def _check_gguf_header(path: Path, field_name: str) -> None:
