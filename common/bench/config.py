@@ -137,8 +137,12 @@ class BenchConfig:
         return tuple(sorted(s for s in sizes if s is not None))
 
     @property
-    def equal_cores(self) -> bool:
-        """AR/SD threads equal to those of PSD's lanes together."""
+    def equal_cores(self) -> bool | None:
+        """AR/SD threads equal to those of PSD's lanes together; None without a lane mode."""
+        from ..schedulers import SCHEDULERS
+
+        if not any(SCHEDULERS[m].overlapping for m in self.modes):
+            return None
         return self.sequential_threads == LANES * self.lane_threads
 
     def _check_modes(self) -> None:

@@ -107,6 +107,15 @@ class ServingConfig:
 
         return self.base_url is None and any(SCHEDULERS[m].needs_drafter for m in self.modes)
 
+    @property
+    def equal_cores(self) -> bool | None:
+        """AR/SD threads equal to PSD's lanes together; None over HTTP or without a lane mode."""
+        from ..schedulers import SCHEDULERS
+
+        if self.base_url or not any(SCHEDULERS[m].overlapping for m in self.modes):
+            return None
+        return self.sequential_threads == LANES * self.lane_threads
+
     def batch_size(self, mode: str) -> int:
         from ..schedulers import SCHEDULERS
 
@@ -118,7 +127,7 @@ class ServingConfig:
             if out[key] is not None and not isinstance(out[key], str):
                 out[key] = type(out[key]).__name__
         out["request_rates"] = [None if math.isinf(r) else r for r in self.request_rates]  # JSON has no inf
-        out["equal_cores"] = self.sequential_threads == LANES * self.lane_threads
+        out["equal_cores"] = self.equal_cores
         return out
 
 

@@ -36,7 +36,7 @@ def run_rows(results: dict[str, Any]) -> list[list[str]]:
 def _load_line(cfg: dict[str, Any]) -> str:
     if cfg.get("base_url"):
         return f"transport: HTTP {cfg['base_url']} /v1/completions (stream); the server decides batching and cores"
-    cores = "equal cores" if cfg.get("equal_cores") else "UNEQUAL CORES"
+    cores = {True: "equal cores", False: "UNEQUAL CORES", None: "no lane mode"}[cfg.get("equal_cores")]
     return (f"transport: in-process; every mode: the same requests and arrival times, at most {cfg['max_running']} "
             f"in flight (PSD/flex: two sub-batches of {cfg['max_running'] // 2}); threads AR/SD "
             f"{cfg['sequential_threads']}, PSD {cfg['lane_threads']} per lane ({cores})")

@@ -294,6 +294,7 @@ def test_cli_presets():
                                                            "--lane-threads", "2", "--sequential-threads", "1"]))
     assert (by_batch.in_flight, by_batch.batch_sizes, by_batch.equal_cores) == (None, (1, 4), False)
     assert config_from_args(build_parser().parse_args(["bench", "--lane-threads", "3"])).sequential_threads == 6
+    assert BenchConfig(modes=("ar", "sd"), sequential_threads=1).equal_cores is None  # no lanes to compare with
     custom = config_from_args(build_parser().parse_args(["bench", "--modes", "sd,psd", "-k", "3", "--no-peers",
                                                          "--max-new-tokens-spread", "0.25"]))
     assert (custom.modes, custom.ks, custom.peers, custom.max_new_tokens_spread) == (("sd", "psd"), (3,), False, 0.25)
