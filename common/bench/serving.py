@@ -219,15 +219,22 @@ class ServingBench:
         trace = getattr(transport, "trace", None)
         summary = trace.summary() if trace is not None and trace.steps else {}
         self.outputs[(mode, rate)] = [r.token_ids for r in records]
+        drafts = self._drafts(mode)
         return {
             "mode": mode, "transport": cfg.transport, "request_rate": None if math.isinf(rate) else rate,
             "max_concurrency": max_concurrency, "max_running": None if cfg.base_url else cfg.max_running,
-            "batch_size": info["batch_size"], "k": 0 if mode == "ar" else cfg.k, "threads_total": info["threads_total"],
+            "batch_size": info["batch_size"], "k": cfg.k if drafts else 0, "threads_total": info["threads_total"],
             "lanes": info["lanes"], "rep": 0, "order": 0,
             **summarize(records, duration, cfg.slo_ttft, cfg.slo_tpot),
-            "acceptance_rate": summary.get("acceptance_rate") if summary.get("steps") and mode != "ar" else None,
+            "acceptance_rate": summary.get("acceptance_rate") if summary.get("steps") and drafts else None,
             "matches_reference": None, "requests": [r.to_json(origin) for r in records],
         }
+
+    def _drafts(self, mode: str) -> bool:
+        """Whether the mode drafts (k applies); unknown over HTTP (the server decides): k 0."""
+        from ..schedulers import SCHEDULERS
+
+        return self.config.base_url is None and SCHEDULERS[mode].needs_drafter
 
     def warmup(self, bar: Any) -> None:
         if not self.config.warmup:

@@ -127,6 +127,7 @@ def test_in_process_serving_answers_every_request_with_ar_greedy_tokens(engines,
     assert saved["runs"][0]["ttft"].keys() == {"mean", "p50", "p90", "p99"} and (tmp_path / "serving.png").exists()
     assert "UNEQUAL CORES" in render_serving(results)  # 1 thread for AR/SD against PSD's 2 lanes x 1
     assert {r["batch_size"] for r in results["runs"] if r["mode"] in ("psd", "flex")} == {2}
+    assert {r["mode"]: r["k"] for r in results["runs"]} == {"ar": 0, "sd": 2, "psd": 2, "flex": 2}
 
 
 def test_in_process_errors_reach_the_client_and_are_counted(engines):
@@ -233,7 +234,7 @@ def test_http_sweep_writes_the_same_schema_and_fails_on_errors(server, tmp_path,
     results = load_serving(out / "serving.json")
     assert [(r["mode"], r["transport"], r["request_rate"]) for r in results["runs"]] == [
         ("toy", "http", 50.0), ("toy", "http", None)]
-    assert all(r["completed"] == 5 and r["good_requests"] == 5 for r in results["runs"])
+    assert all(r["completed"] == 5 and r["good_requests"] == 5 and r["k"] == 0 for r in results["runs"])
     assert "toy" in capsys.readouterr().out
     dead = main(["bench-serving", "--base-url", "http://127.0.0.1:9", "--request-rates", "inf", "--num-prompts", "2",
                  "--max-new-tokens", "2", "--out", str(tmp_path / "dead"), "--no-progress", "--no-warmup"])
