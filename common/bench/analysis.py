@@ -76,7 +76,7 @@ def _best(models: dict[int, CostModel], threads: dict[str, int], cfg: dict[str, 
     out = []
     ks = sorted(set(SEARCH_KS) | set(cfg["ks"]))
     modes = [m for m in MODES if m in cfg["modes"]]
-    for b in cfg["batch_sizes"]:
+    for b in cfg.get("grid_batch_sizes") or cfg["batch_sizes"]:
         for mode in modes:
             p = models[threads[mode]].best_k(mode, b, alpha, ks)
             out.append({"batch_size": b, "mode": mode, "k": p.k, "tokens_per_second": p.tokens_per_second,
@@ -85,24 +85,80 @@ def _best(models: dict[int, CostModel], threads: dict[str, int], cfg: dict[str, 
 
 
 def _speedups(rows: list[dict[str, Any]], lane_model: CostModel) -> list[dict[str, Any]]:
-    """PSD / SD at equal (b, k): measured, predicted, and the bound (T_d + T_v) / max(T_d, T_v)
-    with the single-lane costs (c = 0)."""
+    """PSD / SD, paired as ``ratios`` pairs them (equal requests in flight where the grid has
+    it, else the same b, labelled): measured, predicted, and PSD's same-sub-batch bound
+    (T_d + T_v) / max(T_d, T_v) with the single-lane costs (c = 0)."""
     by_key = {(r["mode"], r["batch_size"], r["k"]): r for r in rows if r["kind"] == "scheduler"}
     out = []
-    for (mode, b, k), psd in by_key.items():
-        sd = by_key.get(("sd", b, k))
-        if mode != "psd" or sd is None:
+    for pair in ratios(rows):
+        if (pair["numerator"], pair["denominator"]) != ("psd", "sd"):
             continue
+        b, k = pair["batch_size"], pair["k"]
+        psd, sd = by_key[("psd", b, k)], by_key[("sd", pair["denominator_batch_size"], k)]
         predicted = None
         if psd["predicted"] and sd["predicted"]:
             predicted = psd["predicted"]["tokens_per_second"] / sd["predicted"]["tokens_per_second"]
         out.append({
-            "batch_size": b, "k": k, "measured": psd["tokens_per_second"] / sd["tokens_per_second"],
+            **pair, "measured": pair["ratio"],
             "measured_decode": (psd["decode_tokens_per_second"] / sd["decode_tokens_per_second"]
                                 if psd["decode_tokens_per_second"] and sd["decode_tokens_per_second"] else None),
             "predicted": predicted,
             "bound": psd_speedup_bound(lane_model.t_draft(b, k), lane_model.t_verify(b, k)),
         })
+    return out
+
+
+# (numerator, denominator) mode pairs the report states as ratios; flex's lives in flex_bar.
+RATIO_PAIRS = (("psd", "sd"), ("psd", "ar"), ("flex", "sd"), ("flex", "ar"))
+
+
+def _rival(row: dict[str, Any], candidates: list[dict[str, Any]]) -> tuple[dict[str, Any] | None, bool]:
+    """The denominator row for ``row``: one at the same requests in flight (equal cores
+    first) if any, else one at the same max_batch_size (unequal load). Returns (row, equal_load)."""
+    same_load = [c for c in candidates if c["concurrency"] == row["concurrency"]]
+    if same_load:
+        same_load.sort(key=lambda c: c["threads_total"] != row["threads_total"])
+        return same_load[0], True
+    same_batch = [c for c in candidates if c["batch_size"] == row["batch_size"]]
+    return (same_batch[0], False) if same_batch else (None, False)
+
+
+def ratio_label(pair: dict[str, Any]) -> str:
+    """How a ratio is stated: at equal load and cores plainly, anything else labelled."""
+    num, den = pair["numerator"].upper(), pair["denominator"].upper()
+    if pair["equal_load"]:
+        where = f"{num}/{den} at {pair['concurrency']} in flight, k={pair['k']} ({num} b={pair['batch_size']}, " \
+                f"{den} b={pair['denominator_batch_size']})"
+    else:
+        where = (f"{num}/{den} at b={pair['batch_size']}, k={pair['k']}: UNEQUAL LOAD ({num} {pair['concurrency']} "
+                 f"in flight, {den} {pair['denominator_concurrency']})")
+    threads = pair["threads"]
+    if pair["equal_cores"]:
+        return where + (f", {threads[0]} threads each" if threads[0] is not None else "")
+    return where + f", UNEQUAL CORES ({num} {threads[0]} threads, {den} {threads[1]})"
+
+
+def ratios(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every tokens/s ratio of an overlapping mode over a sequential one (``RATIO_PAIRS``),
+    paired at equal requests in flight where the grid has that point; otherwise at the same
+    max_batch_size, with ``equal_load`` False. ``equal_cores``: same threads in use in total.
+    SD counts at the numerator's k; AR (k = 0) at any."""
+    pool = [r for r in rows if r["kind"] in ("scheduler", "reference")]
+    out = []
+    for num_mode, den_mode in RATIO_PAIRS:
+        for row in (r for r in pool if r["mode"] == num_mode and r["kind"] == "scheduler"):
+            candidates = [r for r in pool if r["mode"] == den_mode and r["k"] in (0, row["k"])]
+            rival, equal_load = _rival(row, candidates)
+            if rival is None:
+                continue
+            pair = {"numerator": num_mode, "denominator": den_mode, "k": row["k"], "batch_size": row["batch_size"],
+                    "concurrency": row["concurrency"], "denominator_batch_size": rival["batch_size"],
+                    "denominator_concurrency": rival["concurrency"],
+                    "threads": [row["threads_total"], rival["threads_total"]],
+                    "ratio": row["tokens_per_second"] / rival["tokens_per_second"], "equal_load": equal_load,
+                    "equal_cores": row["threads_total"] == rival["threads_total"]}
+            pair["label"] = ratio_label(pair)
+            out.append(pair)
     return out
 
 
@@ -118,11 +174,11 @@ def _rows(rows: list[dict[str, Any]], kind: str, batch: int, modes: tuple[str, .
 def flex_bar(rows: list[dict[str, Any]], cold: dict[tuple[int, int], float] | None = None) -> list[dict[str, Any]]:
     """Flex against the best fixed mode, per flex row (b, k), two ways:
 
-    - ``same_batch``: AR, SD, PSD rows at the same max_batch_size b (flex and PSD then hold
-      2b requests, AR and SD b);
-    - ``same_concurrency``: the reference rows (AR, SD at max_batch_size 2b, serving the
-      flex trial's requests) and PSD at b: everyone holds 2b requests, the fair test of the
-      policy itself.
+    - ``same_concurrency``: AR, SD, PSD rows (sweep or reference) holding as many requests
+      in flight as flex (2b): the fair test of the policy itself; ``equal_cores`` says
+      whether the best of them used as many threads as flex;
+    - ``same_batch``: AR, SD, PSD rows at the same max_batch_size b (UNEQUAL LOAD: flex and
+      PSD then hold 2b requests, AR and SD b).
 
     SD and PSD count at the flex row's k only (flex's k0; it may choose other k per step).
     ``cold``: tokens/s of flex's untimed learning trial per (b, k), kept as ``cold``."""
@@ -131,10 +187,12 @@ def flex_bar(rows: list[dict[str, Any]], cold: dict[tuple[int, int], float] | No
         if f["mode"] != "flex" or f["kind"] != "scheduler":
             continue
         b, k = f["batch_size"], f["k"]
-        entry: dict[str, Any] = {"batch_size": b, "k": k, "flex": f["tokens_per_second"], "bar": FLEX_BAR,
-                                 "cold": (cold or {}).get((b, k))}
+        entry: dict[str, Any] = {"batch_size": b, "k": k, "concurrency": f["concurrency"], "flex": f["tokens_per_second"],
+                                 "bar": FLEX_BAR, "cold": (cold or {}).get((b, k))}
+        fixed = [r for r in rows if r["kind"] in ("scheduler", "reference") and r["mode"] in ("ar", "sd", "psd")
+                 and r["k"] in (0, k)]
+        same_concurrency = [r for r in fixed if r["concurrency"] == f["concurrency"]]
         same_batch = _rows(rows, "scheduler", b, ("ar", "sd", "psd"), k)
-        same_concurrency = _rows(rows, "reference", 2 * b, ("ar", "sd"), k) + _rows(rows, "scheduler", b, ("psd",), k)
         for name, rivals in (("same_batch", same_batch), ("same_concurrency", same_concurrency)):
             if not rivals:
                 entry[name] = None
@@ -143,6 +201,7 @@ def flex_bar(rows: list[dict[str, Any]], cold: dict[tuple[int, int], float] | No
             ratio = f["tokens_per_second"] / best["tokens_per_second"]
             entry[name] = {"best_mode": best["mode"], "best_batch_size": best["batch_size"],
                            "best_tokens_per_second": best["tokens_per_second"], "ratio": ratio,
-                           "met": ratio >= FLEX_BAR}
+                           "met": ratio >= FLEX_BAR, "equal_load": name == "same_concurrency",
+                           "equal_cores": best["threads_total"] == f["threads_total"]}
         out.append(entry)
     return out

@@ -11,6 +11,8 @@ from ..validation import require_int, require_ints, require_number
 
 DEFAULT_TARGET = "smollm2"
 DEFAULT_DRAFT = "smollm2-draft"
+DEFAULT_IN_FLIGHT = (1, 2, 8, 16)
+LANES = 2  # PSD's lanes (draft and target): its sub-batch b holds 2b requests on 2 x lane_threads cores
 
 
 def usable_cores() -> int:
@@ -23,10 +25,17 @@ class BenchConfig:
     draft: Any = DEFAULT_DRAFT
     backend: str = "reference"
     modes: tuple[str, ...] = ("ar", "sd", "psd")
-    batch_sizes: tuple[int, ...] = (1, 4, 8)  # requests per verification (per sub-batch under PSD)
+    # The grid, keyed by load: requests in flight c per trial. AR and SD verify c requests
+    # together; PSD and flex hold two sub-batches of c/2 (c in flight; odd c is skipped for
+    # them). Every mode of a group serves the same requests at the same load.
+    # None and no batch_sizes: (1, 2, 8, 16).
+    in_flight: tuple[int, ...] | None = None
+    # The older grid: every mode at the same max_batch_size b (PSD then holds 2b, SD b).
+    # Ratios still pair rows at equal requests in flight; unpaired ones are labelled.
+    batch_sizes: tuple[int, ...] | None = None
     ks: tuple[int, ...] = (4,)
     repeats: int = 2
-    requests_per_batch: int = 2  # requests per trial = this x batch size (PSD fills both sub-batches)
+    requests_per_batch: int = 2  # requests per trial = this x c (in-flight grid) or x b (batch grid)
     max_new_tokens: int = 64
     # Output lengths drawn per request from [N (1 - s), N (1 + s)] (like vLLM's random dataset's
     # range ratio); 0: every request asks for exactly N, so AR's requests finish together.
@@ -38,11 +47,11 @@ class BenchConfig:
     draft_device: str | None = None
     allow_pickle: bool = False
     trust_remote_code: bool = False
-    # Intra-op threads of the inline modes (AR, SD) and the peers. 1 by default, like each PSD
-    # lane: PSD then uses one more core than SD, as MineDraft uses one more GPU. 2 gives SD
-    # the same cores as PSD, but on a shared machine OpenMP threads that wait for a
-    # preempted sibling make every step several times slower (docs/benchmarks.md).
-    sequential_threads: int = 1
+    # Intra-op threads of the inline modes (AR, SD) and the peers. None: as many as PSD's two
+    # lanes use together (2 x lane_threads), so that every mode runs on equal cores. 1 with
+    # lane_threads 1 gives PSD one more core than SD, as MineDraft gives it one more GPU;
+    # the report then labels its ratios "unequal cores".
+    sequential_threads: int | None = None
     lane_threads: int = 1  # intra-op threads per lane for the overlapping modes (PSD)
     peers: bool = True
     cooperative: bool = True
@@ -54,6 +63,9 @@ class BenchConfig:
     # trial's tokens/s is still reported (flex_bar "cold"), so the learning cost stays visible.
     flex_learning: bool = True
     chat: bool = True  # wrap built-in prompts in the target's chat template
+    # Which held-out prompts (minedraft.bench.prompt_classes): chat, text (raw-text completion,
+    # never chat-templated) or code (raw code completion).
+    prompt_class: str = "chat"
     keep_steps: bool = True  # per-step columns in the results file
     timeline_batch: int | None = None
     timeline_steps: int = 6
@@ -65,10 +77,19 @@ class BenchConfig:
 
     def __post_init__(self) -> None:
         self.modes = tuple(self.modes)
-        self.batch_sizes = tuple(sorted(set(self.batch_sizes)))
-        self.ks = tuple(sorted(set(self.ks)))
-        for name in ("batch_sizes", "ks"):
-            require_ints(name, getattr(self, name), 1)
+        if self.in_flight is not None and self.batch_sizes is not None:
+            raise InvalidInputError(f"give in_flight or batch_sizes, not both; got in_flight={list(self.in_flight)!r} "
+                                    f"and batch_sizes={list(self.batch_sizes)!r}")
+        if self.in_flight is None and self.batch_sizes is None:
+            self.in_flight = DEFAULT_IN_FLIGHT
+        for name in ("in_flight", "batch_sizes", "ks"):
+            values = getattr(self, name)
+            if values is None:
+                continue
+            require_ints(name, values, 1)
+            setattr(self, name, tuple(sorted(set(values))))
+        if self.sequential_threads is None and isinstance(self.lane_threads, int) and self.lane_threads >= 1:
+            self.sequential_threads = LANES * self.lane_threads
         for name in ("repeats", "requests_per_batch", "max_new_tokens", "calibration_reps", "lane_threads",
                      "sequential_threads",
                      "timeline_steps"):
@@ -77,7 +98,47 @@ class BenchConfig:
         require_number("max_new_tokens_spread", self.max_new_tokens_spread, 0, 1, high_open=True)
         if not self.modes:
             raise InvalidInputError("modes must name at least one mode, got []")
+        from .prompt_classes import PROMPT_CLASSES
+
+        if self.prompt_class not in PROMPT_CLASSES:
+            raise InvalidInputError(f"prompt_class must be one of {list(PROMPT_CLASSES)}, got {self.prompt_class!r}")
         self._check_modes()
+        if self.in_flight is not None and all(self.batch_for(m, c) is None for m in self.modes for c in self.in_flight):
+            raise InvalidInputError(f"in_flight {list(self.in_flight)!r} gives no trial: modes {list(self.modes)!r} "
+                                    "with two sub-batches need an even number of requests in flight")
+
+    # -- the grid -----------------------------------------------------------------------------
+    def batch_for(self, mode: str, group: int) -> int | None:
+        """max_batch_size of ``mode`` in grid group ``group`` (requests in flight, or b);
+        None when the mode cannot run there (two sub-batches of an odd number)."""
+        if self.in_flight is None:
+            return group
+        from ..schedulers import SCHEDULERS
+
+        if not SCHEDULERS[mode].overlapping:
+            return group
+        return group // LANES if group % LANES == 0 else None
+
+    @property
+    def groups(self) -> tuple[int, ...]:
+        return self.in_flight if self.in_flight is not None else self.batch_sizes
+
+    @property
+    def grid_batch_sizes(self) -> tuple[int, ...]:
+        """Every max_batch_size some trial runs at (calibration, engine capacity)."""
+        sizes = {self.batch_for(m, g) for m in self.modes for g in self.groups}
+        if self.peers and 1 in self.groups:
+            sizes.add(1)  # the peers run at batch 1
+        return tuple(sorted(s for s in sizes if s is not None))
+
+    @property
+    def equal_cores(self) -> bool | None:
+        """AR/SD threads equal to those of PSD's lanes together; None without a lane mode."""
+        from ..schedulers import SCHEDULERS
+
+        if not any(SCHEDULERS[m].overlapping for m in self.modes):
+            return None
+        return self.sequential_threads == LANES * self.lane_threads
 
     def _check_modes(self) -> None:
         from ..schedulers import SCHEDULERS
@@ -98,8 +159,7 @@ class BenchConfig:
         """The scheduler options that ``mode`` takes (a run's options may serve several modes)."""
         from ..schedulers import SCHEDULERS
 
-        names = SCHEDULERS[mode].options_class.field_names()
-        return {k: v for k, v in self.scheduler_options.items() if k in names}
+        return SCHEDULERS[mode].options_class.taken_from(self.scheduler_options)
 
     @property
     def needs_draft(self) -> bool:
@@ -113,13 +173,15 @@ class BenchConfig:
             if out[key] is not None and not isinstance(out[key], str):
                 out[key] = type(out[key]).__name__  # an in-memory model
         out["usable_cores"] = usable_cores()
+        out["grid_batch_sizes"] = list(self.grid_batch_sizes)
+        out["equal_cores"] = self.equal_cores
         return out
 
 
 PRESETS: dict[str, dict[str, Any]] = {
-    # about a minute on 2 CPU cores with the embedded pair
-    "quick": dict(batch_sizes=(1, 4), ks=(4,), repeats=1, max_new_tokens=32, calibration_reps=3),
-    # the PSD issue's sweep: PSD against SD at sub-batch sizes 1..16 and k in {2, 4, 6}
-    "psd": dict(modes=("sd", "psd"), batch_sizes=(1, 4, 8, 16), ks=(2, 4, 6), repeats=1, max_new_tokens=32,
+    # a minute or two on 2 CPU cores with the embedded pair
+    "quick": dict(in_flight=(1, 2, 8), ks=(4,), repeats=1, max_new_tokens=32, calibration_reps=3),
+    # the PSD issue's sweep: PSD (sub-batches 1..16) against SD at the same requests in flight, k in {2, 4, 6}
+    "psd": dict(modes=("sd", "psd"), in_flight=(2, 8, 16, 32), ks=(2, 4, 6), repeats=1, max_new_tokens=32,
                 peers=False),
 }

@@ -6,16 +6,18 @@ no mode pays for loading weights and all share one copy of them. The run is a li
 (batch size, k) group run back to back, in an order rotated at every repetition, so that
 machine noise (other processes on a shared 2-core box) hits every mode alike.
 
-Batch size semantics: ``batch_size`` is the number of requests verified together. Under
-PSD that is the sub-batch size, and PSD keeps two sub-batches in flight (concurrency
-2b), as MineDraft does; every trial of a group serves the same ``requests_per_batch * b``
-requests, so SD runs them in waves of b while PSD runs 2b at once. ``concurrency`` is
-recorded next to every figure.
+The grid is keyed by load (``in_flight``, the default): a group c holds AR and SD at
+max_batch_size c and PSD and flex at sub-batch c/2 (two sub-batches, c in flight, as
+MineDraft keeps them), all serving the same ``requests_per_batch * c`` requests, so that
+every ratio the report prints compares equal requests in flight (and, with the default
+``sequential_threads`` = 2 x ``lane_threads``, equal cores). ``batch_size`` is the number
+of requests verified together (per sub-batch under PSD); ``concurrency`` (requests in
+flight) is recorded next to every figure.
 
-Flex keeps PSD's admission (2b in flight), so its bar (docs/flex.md) also needs the fixed
-sequential modes at *its* concurrency: when ``flex`` is among the modes, every (b, k) group
-gains ``reference`` trials, AR and SD at max_batch_size 2b serving exactly the flex trial's
-requests. They appear as their own rows (kind ``reference``) and feed ``flex_bar``.
+The older batch grid (``batch_sizes``) runs every mode at the same b, so PSD holds 2b
+requests where SD holds b; its ratios still pair rows of equal concurrency where the grid
+has them and label the rest. There, flex's groups gain ``reference`` trials: AR and SD at
+max_batch_size 2b serving exactly the flex trial's requests (kind ``reference``).
 Flex learns its costs online: unless ``flex_learning`` is off, each (b, k) first gets one
 untimed full-length flex trial (its tokens/s is kept as the bar's ``cold`` figure).
 """
@@ -58,7 +60,7 @@ REFERENCE_MODES = ("ar", "sd")  # the flex bar's fixed modes run at flex's concu
 def build_engines(config: BenchConfig) -> EnginePair:
     draft = config.draft if (config.needs_draft or config.peers) else None
     spec = EngineSpec(target=config.target, draft=draft, dtype=config.dtype, device=config.device,
-                      draft_device=config.draft_device, max_batch_size=max(config.batch_sizes),
+                      draft_device=config.draft_device, max_batch_size=max(config.grid_batch_sizes),
                       allow_pickle=config.allow_pickle, trust_remote_code=config.trust_remote_code)
     try:
         return get_backend(config.backend).build(spec)
@@ -72,25 +74,45 @@ def build_engines(config: BenchConfig) -> EnginePair:
 
 
 def plan(config: BenchConfig, peers: dict[str, bool]) -> list[TrialSpec]:
-    """Groups (b, k) in order; inside a group every mode once, rotated per repetition.
-    Modes without a drafter do not depend on k and run in the first k's group only; the
-    peers (batch 1 only; ``peers`` maps a name to whether it uses the draft) join the b = 1
-    group; with flex, the reference trials (AR, SD at 2b) join each group."""
+    """Groups (c, k) in order, c a grid value (requests in flight, or b in the batch grid);
+    inside a group every mode once, rotated per repetition. Modes without a drafter do not
+    depend on k and run in the first k's group only; the peers (batch 1 only; ``peers``
+    maps a name to whether it uses the draft) join the c = 1 group. In the in-flight grid
+    every trial of a group serves the same requests_per_batch x c requests; in the batch
+    grid, flex's groups gain the reference trials (AR, SD at 2b)."""
     trials: list[TrialSpec] = []
-    groups = [(b, k) for b in config.batch_sizes for k in config.ks]
+    groups = [(c, k) for c in config.groups for k in config.ks]
+    by_load = config.in_flight is not None
     for rep in range(config.repeats):
-        for gi, (b, k) in enumerate(groups):
-            entries = [TrialSpec(m, "scheduler", b, k if SCHEDULERS[m].needs_drafter else 0, rep)
-                       for m in config.modes if SCHEDULERS[m].needs_drafter or k == config.ks[0]]
-            if "flex" in config.modes:
-                entries += [TrialSpec(m, "reference", 2 * b, k if SCHEDULERS[m].needs_drafter else 0, rep,
-                                      requests=b * config.requests_per_batch)
+        for gi, (c, k) in enumerate(groups):
+            entries = []
+            for m in config.modes:
+                b = config.batch_for(m, c)
+                if b is not None and (SCHEDULERS[m].needs_drafter or k == config.ks[0]):
+                    entries.append(TrialSpec(m, "scheduler", b, k if SCHEDULERS[m].needs_drafter else 0, rep,
+                                             requests=c * config.requests_per_batch if by_load else None))
+            if "flex" in config.modes and not by_load:
+                entries += [TrialSpec(m, "reference", 2 * c, k if SCHEDULERS[m].needs_drafter else 0, rep,
+                                      requests=c * config.requests_per_batch)
                             for m in REFERENCE_MODES if SCHEDULERS[m].needs_drafter or k == config.ks[0]]
-            if b == 1 and k == config.ks[0]:
-                entries += [TrialSpec(name, "peer", 1, k if drafts else 0, rep) for name, drafts in peers.items()]
+            if c == 1 and k == config.ks[0]:
+                entries += [TrialSpec(name, "peer", 1, k if drafts else 0, rep,
+                                      requests=config.requests_per_batch if by_load else None)
+                            for name, drafts in peers.items()]
             shift = (rep + gi) % len(entries) if entries else 0
             trials += entries[shift:] + entries[:shift]
     return trials
+
+
+def skipped_note(config: BenchConfig) -> str | None:
+    """Modes the in-flight grid cannot run at some c (two sub-batches of an odd number)."""
+    missing = sorted({(m, c) for m in config.modes for c in config.groups if config.batch_for(m, c) is None})
+    if not missing:
+        return None
+    modes = sorted({m for m, _ in missing})
+    loads = sorted({c for _, c in missing})
+    return (f"{', '.join(modes)} skipped at {', '.join(map(str, loads))} in flight: two sub-batches need an even "
+            "number of requests")
 
 
 class Bench:
@@ -100,11 +122,11 @@ class Bench:
         self.config = config
         self.backend = get_backend(config.backend)
         self.engines = engines or build_engines(config)
-        n = max(config.batch_sizes) * config.requests_per_batch
-        self.prompts, self.prompt_info = prompt_ids(self.engines, n, config.chat, config.seed)
+        n = max(config.groups) * config.requests_per_batch
+        self.prompts, self.prompt_info = prompt_ids(self.engines, n, config.chat, config.seed, config.prompt_class)
         self.params = request_params(n, config.max_new_tokens, config.temperature, config.seed,
                                      config.max_new_tokens_spread)
-        self.notes: list[str] = []
+        self.notes: list[str] = [n for n in (skipped_note(config),) if n]
         self.flex_cold: dict[tuple[int, int], float] = {}  # (b, k) -> tokens/s of flex's learning trial
         self.peers = self._peer_functions()
         self.trials = plan(config, {name: _uses_draft(fn) for name, fn in self.peers.items()})
@@ -118,8 +140,8 @@ class Bench:
             self.notes.append("peers skipped: they give every request one max_new_tokens, and "
                               "max_new_tokens_spread varies it per request")
             return {}
-        if 1 not in self.config.batch_sizes:
-            self.notes.append("peers skipped: they run at batch size 1, which is not among the batch sizes")
+        if 1 not in self.config.groups:
+            self.notes.append("peers skipped: they run at batch size 1, which is not in the grid")
             return {}
         capability = getattr(self.backend, "peers", None)
         if not callable(capability):
@@ -161,7 +183,7 @@ class Bench:
         record["errors"] = len(outs) - len(ok)
         if max_new_tokens is None and spec.kind == "scheduler":
             self.last_traces[spec.key] = llm.last_trace
-            self.outputs[(*spec.key, spec.rep)] = [o.token_ids for o in outs]
+            self.outputs[(spec.mode, record["concurrency"], spec.k, spec.rep)] = [o.token_ids for o in outs]
         return record
 
     def _peer_trial(self, spec: TrialSpec, n: int, max_new_tokens: int | None) -> dict[str, Any]:
@@ -179,7 +201,7 @@ class Bench:
         record.update(trial_metrics(None, [len(o) for o in res["outputs"]], latency, ttft, [], res["wall_time"]))
         record["errors"], record["settings"] = 0, res.get("settings", {})
         if max_new_tokens is None:
-            self.outputs[(*spec.key, spec.rep)] = res["outputs"]
+            self.outputs[(spec.mode, record["concurrency"], spec.k, spec.rep)] = res["outputs"]
         return record
 
     def _record(self, spec: TrialSpec, n: int, lanes: str, threads: int | None) -> dict[str, Any]:
@@ -193,17 +215,21 @@ class Bench:
         }
 
     def mark_matches(self, trials: list[dict[str, Any]]) -> None:
-        """Greedy runs: share of requests whose tokens equal AR's at the same batch size and
-        repetition (a lossless-ness cross-check; bf16 round-off may flip rare near-ties)."""
+        """Greedy runs: share of requests whose tokens equal AR's at the same requests in
+        flight (else any AR trial of the same repetition that served as many) and repetition
+        (a lossless-ness cross-check; bf16 round-off may flip rare near-ties)."""
         if self.config.temperature > 0:
             return
         for t in trials:
             if t["kind"] == "reference":  # its outputs are not kept (other requests than the sweep's rows)
                 continue
-            ref = self.outputs.get(("ar", t["batch_size"], 0, t["rep"]))
-            mine = self.outputs.get((t["mode"], t["batch_size"], t["k"], t["rep"]))
+            mine = self.outputs.get((t["mode"], t["concurrency"], t["k"], t["rep"]))
+            ref = self.outputs.get(("ar", t["concurrency"], 0, t["rep"]))
+            if ref is None or len(ref) < len(mine or ()):
+                ref = next((o for (m, _, _, rep), o in self.outputs.items()
+                            if m == "ar" and rep == t["rep"] and len(o) >= len(mine or ())), None)
             if ref is not None and mine is not None:
-                t["matches_reference"] = sum(a == b for a, b in zip(ref, mine)) / len(ref)
+                t["matches_reference"] = sum(a == b for a, b in zip(ref, mine)) / len(mine)
 
     # -- the run ---------------------------------------------------------------------------
     def run(self, argv: list[str] | None = None) -> dict[str, Any]:
@@ -236,7 +262,7 @@ class Bench:
         warm += len(self._flex_learning_specs())
         calib = 0
         if cfg.calibrate:
-            per = len(cfg.batch_sizes) * (len(set(cfg.ks) | {0}) if self.engines.drafter is not None else 1)
+            per = len(cfg.grid_batch_sizes) * (len(set(cfg.ks) | {0}) if self.engines.drafter is not None else 1)
             calib = per * len({cfg.sequential_threads, cfg.lane_threads})
         return warm + calib + len(self.trials) + (1 if self._coop_setting() else 0)
 
@@ -244,7 +270,7 @@ class Bench:
         """One short untimed trial per mode and peer: first calls allocate and compile."""
         if not self.config.warmup:
             return
-        b = min(self.config.batch_sizes)
+        b = min(self.config.grid_batch_sizes)
         for spec in {(s.mode, s.kind == "peer"): s for s in self.trials if s.rep == 0}.values():
             bar.set_description(f"warm-up {spec.mode}")
             self.run_trial(TrialSpec(spec.mode, spec.kind, b if spec.kind != "peer" else 1, spec.k, -1),
@@ -268,7 +294,7 @@ class Bench:
         points = []
         for threads in sorted({cfg.sequential_threads, cfg.lane_threads}):
             bar.set_description(f"calibrating T_draft, T_verify ({threads} thread{'s' * (threads > 1)})")
-            points += probe.calibrate(self.engines, self.prompts, cfg.batch_sizes, cfg.ks, threads,
+            points += probe.calibrate(self.engines, self.prompts, cfg.grid_batch_sizes, cfg.ks, threads,
                                       reps=cfg.calibration_reps, tick=lambda: bar.update(1))
         return points
 
@@ -276,8 +302,8 @@ class Bench:
         cfg = self.config
         if not cfg.cooperative or self.engines.drafter is None:
             return None
-        small = [b for b in cfg.batch_sizes if b <= 8]
-        return (max(small) if small else min(cfg.batch_sizes), cfg.ks[len(cfg.ks) // 2])
+        small = [b for b in cfg.grid_batch_sizes if b <= 8]
+        return (max(small) if small else min(cfg.grid_batch_sizes), cfg.ks[len(cfg.ks) // 2])
 
     def _cooperative(self, bar: Any) -> dict[str, Any] | None:
         setting = self._coop_setting()
@@ -309,6 +335,7 @@ class Bench:
             "cooperative_verification": coop, "files": {}, "notes": self.notes,
         }
         results["cost_model"] = analysis.analyse(results, calibration)
+        results["ratios"] = analysis.ratios(rows)
         if "flex" in cfg.modes:
             results["flex_bar"] = analysis.flex_bar(rows, self.flex_cold)
         return results

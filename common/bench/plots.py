@@ -9,8 +9,10 @@ from typing import Any
 
 from ..trace import Trace
 
-_COLORS = {"ar": "tab:gray", "sd": "tab:blue", "psd": "tab:red", "hf_generate": "tab:olive",
+_COLORS = {"ar": "tab:gray", "sd": "tab:blue", "psd": "tab:red", "flex": "tab:purple", "hf_generate": "tab:olive",
            "hf_assisted": "tab:cyan"}
+# Modes without a colour of their own take the first free one, so that no two modes share one.
+_SPARE = ("tab:brown", "tab:pink", "tab:green", "tab:orange", "black", "gold", "navy", "teal", "lime", "maroon")
 _LANE_COLORS = {"draft": "tab:orange", "target": "tab:green"}
 
 
@@ -23,29 +25,41 @@ def _pyplot():
     return plt
 
 
+def mode_colors(modes: Sequence[str]) -> dict[str, str]:
+    """One distinct colour per mode: the fixed ones, then spares in order of appearance."""
+    out = {m: _COLORS[m] for m in modes if m in _COLORS}
+    spare = [c for c in _SPARE if c not in out.values()]
+    for m in dict.fromkeys(modes):
+        if m not in out:
+            out[m] = spare.pop(0) if spare else "black"
+    return out
+
+
 def _series(rows: Sequence[dict[str, Any]]) -> dict[tuple[str, int], list[dict[str, Any]]]:
     out: dict[tuple[str, int], list[dict[str, Any]]] = {}
     for r in rows:
         out.setdefault((r["mode"], r["k"]), []).append(r)
     for rs in out.values():
-        rs.sort(key=lambda r: r["batch_size"])
+        rs.sort(key=lambda r: r["concurrency"])
     return out
 
 
 def throughput_plot(results: dict[str, Any], path: str | Path) -> None:
-    """Measured tokens/s (median, min-max bars) per mode; dashed: cost-model prediction. One
-    panel per draft length k when several were run (k-independent modes in every panel)."""
+    """Measured tokens/s (median, min-max bars) per mode against requests in flight; dashed:
+    cost-model prediction. One panel per draft length k when several were run (k-independent
+    modes in every panel); each mode has its own colour."""
     plt = _pyplot()
     rows = [r for r in results["results"] if r["kind"] != "reference"]  # flex-bar rows: in the table only
+    colors = mode_colors([r["mode"] for r in rows])
     ks = sorted({r["k"] for r in rows if r["k"] > 0}) or [0]
     fig, axes = plt.subplots(1, len(ks), figsize=(4.2 + 3.3 * len(ks), 4.5), squeeze=False, sharey=True)
     for ax, k in zip(axes[0], ks):
         panel = [r for r in rows if r["k"] in (0, k)]
         for (mode, kk), series in sorted(_series(panel).items()):
-            _plot_series(ax, mode if kk == 0 else f"{mode} k={kk}", series)
-        _batch_axis(ax, [r["batch_size"] for r in rows])
+            _plot_series(ax, mode if kk == 0 else f"{mode} k={kk}", series, colors[mode])
+        _batch_axis(ax, [r["concurrency"] for r in rows])
         ax.set_title(f"k = {k}" if k else "", fontsize=9)
-        ax.set_xlabel("batch size b (PSD: per sub-batch, 2b in flight)")
+        ax.set_xlabel("requests in flight (PSD/flex: two sub-batches of half)")
         ax.grid(alpha=0.3)
         ax.legend(fontsize=7, ncol=2)
     axes[0, 0].set_ylabel("output tokens/s")
@@ -55,15 +69,14 @@ def throughput_plot(results: dict[str, Any], path: str | Path) -> None:
     plt.close(fig)
 
 
-def _plot_series(ax: Any, label: str, rows: list[dict[str, Any]]) -> None:
-    color = _COLORS.get(rows[0]["mode"])
-    xs = [r["batch_size"] for r in rows]
+def _plot_series(ax: Any, label: str, rows: list[dict[str, Any]], color: str) -> None:
+    xs = [r["concurrency"] for r in rows]
     ys = [r["tokens_per_second"] for r in rows]
     err = [[y - r["tokens_per_second_min"] for y, r in zip(ys, rows)],
            [r["tokens_per_second_max"] - y for y, r in zip(ys, rows)]]
     marker = "s" if rows[0]["kind"] == "peer" else "o"
     ax.errorbar(xs, ys, yerr=err, marker=marker, color=color, label=label, capsize=3)
-    pred = [(r["batch_size"], r["predicted"]["tokens_per_second"]) for r in rows if r["predicted"]]
+    pred = [(r["concurrency"], r["predicted"]["tokens_per_second"]) for r in rows if r["predicted"]]
     if pred:
         ax.plot(*zip(*pred), linestyle="--", color=color, alpha=0.6, label=f"{label} (predicted)")
 
@@ -133,20 +146,21 @@ def timeline_plot(traces: dict[tuple[str, int, int], Trace], path: str | Path, b
 
 
 def compare_plot(runs: Sequence[tuple[str, dict[str, Any]]], path: str | Path) -> None:
-    """Throughput against batch size: colour = mode, line style/marker = results file."""
+    """Throughput against requests in flight: colour = mode, line style/marker = results file."""
     plt = _pyplot()
+    colors = mode_colors([r["mode"] for _, res in runs for r in res["results"]])
     styles = ["-", "--", ":", "-."]
     markers = ["o", "s", "^", "D", "v"]
     fig, ax = plt.subplots(figsize=(7.5, 4.5))
     for i, (label, results) in enumerate(runs):
         for (mode, k), rows in sorted(_series(results["results"]).items()):
             name = mode if k == 0 else f"{mode} k={k}"
-            ax.plot([r["batch_size"] for r in rows], [r["tokens_per_second"] for r in rows],
+            ax.plot([r["concurrency"] for r in rows], [r["tokens_per_second"] for r in rows],
                     linestyle=styles[i % len(styles)], marker=markers[i % len(markers)],
-                    color=_COLORS.get(mode), label=f"{name} [{label}]")
-    _batch_axis(ax, [r["batch_size"] for _, res in runs for r in res["results"]])
+                    color=colors[mode], label=f"{name} [{label}]")
+    _batch_axis(ax, [r["concurrency"] for _, res in runs for r in res["results"]])
     ax.set_yscale("log")
-    ax.set_xlabel("batch size b (PSD: per sub-batch)")
+    ax.set_xlabel("requests in flight")
     ax.set_ylabel("output tokens/s")
     ax.grid(alpha=0.3)
     ax.legend(fontsize=6, ncol=2)

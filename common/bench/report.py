@@ -21,6 +21,13 @@ def _spread(cfg: dict[str, Any]) -> str:
     return f" (per request x[{1 - spread:g}, {1 + spread:g}])" if spread else ""
 
 
+def _cores(cfg: dict[str, Any]) -> str:
+    equal = cfg.get("equal_cores")
+    if equal is None:
+        return ""
+    return " (equal cores)" if equal else " (UNEQUAL CORES: AR/SD and PSD use different thread totals)"
+
+
 def table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(headers)]
     line = "  ".join(h.rjust(w) if i else h.ljust(w) for i, (h, w) in enumerate(zip(headers, widths)))
@@ -64,10 +71,21 @@ def _cost_lines(cm: dict[str, Any]) -> list[str]:
     for b, items in best.items():
         lines.append(f"  best k, predicted at b={b}: " + "; ".join(items))
     for s in cm["speedup_psd_over_sd"]:
-        lines.append(f"  PSD/SD at b={s['batch_size']} k={s['k']}: measured {s['measured']:.2f}x "
-                     f"(decode {_f(s['measured_decode'], '{:.2f}')}x), predicted {_f(s['predicted'], '{:.2f}')}x, "
-                     f"bound (T_d+T_v)/max(T_d,T_v) {s['bound']:.2f}x (at most 2)")
+        label = s.get("label") or f"PSD/SD at b={s['batch_size']} k={s['k']}"  # files from before the pairing
+        lines.append(f"  {label}: measured {s['measured']:.2f}x (decode {_f(s['measured_decode'], '{:.2f}')}x), "
+                     f"predicted {_f(s['predicted'], '{:.2f}')}x; PSD's bound over SD at its own sub-batch "
+                     f"(T_d+T_v)/max(T_d,T_v) {s['bound']:.2f}x (at most 2; not at equal load)")
     return lines
+
+
+def _ratio_lines(ratios: list[dict[str, Any]]) -> list[str]:
+    """Equal-load ratios first; the rest, labelled, after."""
+    if not ratios:
+        return []
+    ordered = sorted(ratios, key=lambda p: (not (p["equal_load"] and p["equal_cores"]), p["numerator"],
+                                            p["denominator"], p["concurrency"], p["k"]))
+    return ["", "Ratios (measured tokens/s; equal requests in flight and equal cores unless labelled):",
+            *(f"  {p['label']}: {p['ratio']:.2f}x" for p in ordered)]
 
 
 STEP_HEADERS = ("mode", "b", "k", "step ms", "pred step", "draft lane", "calibrated", "target lane", "calibrated")
@@ -104,13 +122,15 @@ def _flex_lines(bar: list[dict[str, Any]]) -> list[str]:
     lines = ["", "Flex against the best fixed mode (bar: flex >= 0.95x; *: AR/SD at flex's concurrency 2b):"]
     for e in bar:
         parts = []
-        for name, label in (("same_concurrency", "same concurrency"), ("same_batch", "same max_batch_size")):
+        for name, label in (("same_concurrency", "same requests in flight"),
+                            ("same_batch", "same max_batch_size (UNEQUAL LOAD)")):
             c = e[name]
             if c is None:
                 parts.append(f"{label}: -")
                 continue
+            cores = "" if c.get("equal_cores", True) else " UNEQUAL CORES"
             parts.append(f"{label}: {c['ratio']:.2f}x vs {c['best_mode']} b={c['best_batch_size']} "
-                         f"({c['best_tokens_per_second']:.1f} tok/s) {'met' if c['met'] else 'NOT met'}")
+                         f"({c['best_tokens_per_second']:.1f} tok/s){cores} {'met' if c['met'] else 'NOT met'}")
         cold = "" if e.get("cold") is None else f" (learning trial {e['cold']:.1f})"
         lines.append(f"  b={e['batch_size']} k={e['k']}: flex {e['flex']:.1f} tok/s{cold}; " + "; ".join(parts))
     return lines
@@ -123,11 +143,13 @@ def render(results: dict[str, Any]) -> str:
            f"backend={cfg['backend']} dtype={results['engines'].get('dtype')} "
            f"max_new_tokens={cfg['max_new_tokens']}{_spread(cfg)} temperature={cfg['temperature']} "
            f"requests/trial={cfg['requests_per_batch']}*b repeats={cfg['repeats']} "
-           f"threads: AR/SD/peers {cfg['sequential_threads']}, PSD {cfg['lane_threads']} per lane",
+           f"threads: AR/SD/peers {cfg['sequential_threads']}, PSD {cfg['lane_threads']} per lane"
+           f"{_cores(cfg)} prompts={cfg.get('prompt_class', 'chat')}",
            "", table(RESULT_HEADERS, result_rows(results)),
            "b: requests verified together (per sub-batch for PSD); conc: requests in flight; thr: intra-op threads "
            "in use (all lanes); pred: cost-model steady state; step/max: PSD step time / max(T_draft, T_verify); "
            "=AR: share of outputs equal to AR's; mode*: a reference row at flex's concurrency (flex bar)"]
+    out += _ratio_lines(results.get("ratios") or [])
     if results["cost_model"]:
         out += _cost_lines(results["cost_model"]) + _step_table(results["results"])
     if results.get("flex_bar"):

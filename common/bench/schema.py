@@ -176,3 +176,67 @@ def loadavg() -> list[float] | None:
 
 def now_iso() -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%S%z")
+
+
+# -- ``minedraft bench-serving``: a second record type in the same conventions -----------------
+SERVING_SCHEMA_NAME = "minedraft.bench_serving"
+SERVING_SCHEMA_VERSION = 1
+_DIST = dict  # {"mean", "p50", "p90", "p99"}: seconds, or None without values
+
+SERVING_TOP_LEVEL: dict[str, tuple[type, ...]] = {
+    "schema": (str,), "schema_version": (int,), "created": (str,), "label": (str,), "command": (str,),
+    "hardware": (dict,), "versions": (dict,), "config": (dict,), "engines": (dict,), "conditions": (dict,),
+    "runs": (list,), "files": (dict,), "notes": (list,),
+}
+# One mode (or server) at one offered load.
+SERVING_RUN: dict[str, tuple[type, ...]] = {
+    "mode": (str,), "transport": (str,), "request_rate": _OPT_NUM, "max_concurrency": (int, type(None)),
+    "max_running": (int, type(None)), "batch_size": (int, type(None)), "k": (int,),
+    "threads_total": (int, type(None)), "rep": (int,), "order": (int,),
+    "num_requests": (int,), "completed": (int,), "errors": (int,), "error_messages": (list,), "duration": _NUM,
+    "output_tokens": (int,), "request_throughput": _NUM, "output_throughput": _NUM,
+    "ttft": (_DIST,), "tpot": (_DIST,), "itl": (_DIST,), "e2e_latency": (_DIST,), "tokens_per_chunk": _OPT_NUM,
+    "slo": (dict,), "good_requests": (int, type(None)), "goodput": _OPT_NUM, "acceptance_rate": _OPT_NUM,
+    "matches_reference": _OPT_NUM, "requests": (list,),
+}
+
+
+def validate_serving(results: Any) -> dict:
+    """Check a bench-serving results object; returns it. Raises InvalidInputError."""
+    _check(results, SERVING_TOP_LEVEL, "results")
+    if results["schema"] != SERVING_SCHEMA_NAME:
+        raise InvalidInputError(f"results.schema must be {SERVING_SCHEMA_NAME!r}, got {results['schema']!r}")
+    if not 1 <= results["schema_version"] <= SERVING_SCHEMA_VERSION:
+        raise InvalidInputError(f"results.schema_version must be between 1 and {SERVING_SCHEMA_VERSION} "
+                                f"(this minedraft), got {results['schema_version']!r}")
+    for i, run in enumerate(results["runs"]):
+        _check(run, SERVING_RUN, f"results.runs[{i}]")
+        for key in ("ttft", "tpot", "itl", "e2e_latency"):
+            missing = {"mean", "p50", "p90", "p99"} - set(run[key])
+            if missing:
+                raise InvalidInputError(f"results.runs[{i}].{key} lacks {sorted(missing)}")
+    return results
+
+
+def save_serving(results: dict, path: str | Path) -> Path:
+    validate_serving(results)
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    tmp.write_text(json.dumps(results, indent=1, allow_nan=False))
+    tmp.replace(path)
+    return path
+
+
+def load_serving(path: str | Path) -> dict:
+    path = Path(path)
+    try:
+        data = json.loads(path.read_text())
+    except FileNotFoundError as exc:
+        raise InvalidInputError(f"results file {str(path)!r} does not exist") from exc
+    except json.JSONDecodeError as exc:
+        raise InvalidInputError(f"results file {str(path)!r} is not JSON: {exc}") from exc
+    try:
+        return validate_serving(data)
+    except InvalidInputError as exc:
+        raise InvalidInputError(f"{path}: {exc}") from exc

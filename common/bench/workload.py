@@ -8,6 +8,7 @@ from typing import Any
 
 from ..backends import EnginePair
 from ..types import InvalidInputError, SamplingParams
+from .prompt_classes import PROMPT_CLASSES, class_prompts
 
 
 def prompt_texts(n: int) -> tuple[list[str], str]:
@@ -36,22 +37,28 @@ def _encode(tokenizer: Any, text: str, templated: bool) -> list[int]:
     return list(tokenizer.encode(text))
 
 
-def prompt_ids(engines: EnginePair, n: int, chat: bool, seed: int) -> tuple[list[list[int]], dict[str, Any]]:
-    """Token ids of ``n`` prompts. Engines without a tokenizer (in-memory models) get
+def prompt_ids(engines: EnginePair, n: int, chat: bool, seed: int,
+               prompt_class: str = "chat") -> tuple[list[list[int]], dict[str, Any]]:
+    """Token ids of ``n`` prompts of ``prompt_class`` (minedraft.bench.prompt_classes; only
+    chat prompts are chat-templated). Engines without a tokenizer (in-memory models) get
     synthetic prompts of 8 to 24 random token ids."""
     tok = engines.tokenizer
     if tok is None:
         rng = random.Random(seed)
         vocab = engines.target.vocab_size
         ids = [[rng.randrange(2, vocab) for _ in range(rng.randint(8, 24))] for _ in range(n)]
-        return ids, {"source": "synthetic token ids", "chat_template": False}
-    texts, source = prompt_texts(n)
-    templated = bool(chat and getattr(tok, "chat_template", None) and hasattr(tok, "apply_chat_template"))
+        return ids, {"source": "synthetic token ids", "chat_template": False, "prompt_class": "synthetic"}
+    if prompt_class == "chat":
+        texts, source = prompt_texts(n)
+    else:
+        texts, source = class_prompts(prompt_class, n)
+    templated = bool(chat and PROMPT_CLASSES[prompt_class] and getattr(tok, "chat_template", None)
+                     and hasattr(tok, "apply_chat_template"))
     if templated:
         texts = [tok.apply_chat_template([{"role": "user", "content": t}], tokenize=False, add_generation_prompt=True)
                  for t in texts]
     ids = [_encode(tok, t, templated) for t in texts]
-    return ids, {"source": source, "chat_template": templated}
+    return ids, {"source": source, "chat_template": templated, "prompt_class": prompt_class}
 
 
 def request_params(n: int, max_new_tokens: int, temperature: float, seed: int,

@@ -34,7 +34,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--sweep", choices=["psd"], default=None,
                    help="psd: PSD against SD at sub-batch sizes 1,4,8,16 and k in 2,4,6")
     p.add_argument("--modes", type=_names, default=None, help="comma-separated modes (default ar,sd,psd)")
-    p.add_argument("--batch-sizes", type=_ints, default=None, help="e.g. 1,4,8 (PSD: per sub-batch)")
+    p.add_argument("--in-flight", type=_ints, default=None, metavar="C,...",
+                   help="the grid, by requests in flight, e.g. 1,2,8,16 (default): AR/SD verify c together, "
+                        "PSD/flex hold two sub-batches of c/2; every ratio compares equal load")
+    p.add_argument("--batch-sizes", type=_ints, default=None,
+                   help="the older grid instead: every mode at max_batch_size b (PSD per sub-batch, so 2b in "
+                        "flight); ratios pair equal loads where the grid has them and label the rest")
     p.add_argument("--ks", type=_ints, default=None, help="draft lengths, e.g. 2,4,6 (default: -k)")
     p.add_argument("--repeats", type=int, default=None, help="repetitions of every trial (interleaved)")
     p.add_argument("--max-new-tokens", type=int, default=None)
@@ -45,7 +50,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--temperature", type=float, default=None)
     p.add_argument("--seed", type=int, default=None)
     p.add_argument("--sequential-threads", type=int, default=None,
-                   help="intra-op threads of AR, SD and the peers (default 1; 2 = as many cores as PSD)")
+                   help="intra-op threads of AR, SD and the peers (default: PSD's two lanes x --lane-threads, "
+                        "equal cores; less is reported as UNEQUAL CORES)")
     p.add_argument("--lane-threads", type=int, default=None, help="intra-op threads per PSD lane (default 1)")
     p.add_argument("--no-peers", dest="peers", action="store_false", default=None,
                    help="skip transformers generate / assisted generation")
@@ -58,6 +64,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="time flex from a cold policy (no untimed learning trial per b, k)")
     p.add_argument("--no-chat", dest="chat", action="store_false", default=None,
                    help="do not wrap prompts in the target's chat template")
+    p.add_argument("--prompt-class", default=None, choices=("chat", "text", "code"),
+                   help="held-out prompts: chat (default), text (raw-text completion) or code (code "
+                        "completion); text and code are never chat-templated")
     p.add_argument("--no-steps", dest="keep_steps", action="store_false", default=None,
                    help="leave per-step columns out of results.json")
     p.add_argument("--timeline-batch", type=int, default=None, help="batch size shown in timeline.png")
@@ -67,9 +76,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-_FIELDS = ("modes", "batch_sizes", "ks", "repeats", "max_new_tokens", "max_new_tokens_spread", "requests_per_batch",
+_FIELDS = ("modes", "in_flight", "batch_sizes", "ks", "repeats", "max_new_tokens", "max_new_tokens_spread", "requests_per_batch",
            "temperature", "seed", "sequential_threads", "lane_threads", "peers", "cooperative", "calibrate",
-           "warmup", "flex_learning", "chat", "keep_steps", "timeline_batch", "out_dir", "label", "progress")
+           "warmup", "flex_learning", "chat", "prompt_class", "keep_steps", "timeline_batch", "out_dir", "label", "progress")
 
 
 def config_from_args(args: argparse.Namespace):
@@ -77,6 +86,8 @@ def config_from_args(args: argparse.Namespace):
 
     preset = "psd" if args.sweep == "psd" else ("quick" if args.quick else "default")
     fields = dict(PRESETS.get(preset, {}))
+    if args.batch_sizes is not None and args.in_flight is None:
+        fields.pop("in_flight", None)  # the user chose the batch grid over the preset's
     fields.update({name: getattr(args, name) for name in _FIELDS if getattr(args, name) is not None})
     if args.ks is None and "ks" not in PRESETS.get(preset, {}):
         fields["ks"] = (args.num_speculative_tokens,)

@@ -31,6 +31,12 @@ class ModeOptions:
         return tuple(f.name for f in fields(cls))
 
     @classmethod
+    def taken_from(cls, options: Mapping[str, Any]) -> dict[str, Any]:
+        """The entries of ``options`` that this class takes (a run's options may serve several modes)."""
+        names = cls.field_names()
+        return {k: v for k, v in options.items() if k in names}
+
+    @classmethod
     def build(cls, mode: str, given: ModeOptions | Mapping[str, Any] | None = None) -> ModeOptions:
         """The options of ``mode`` from an instance, a dict of field values or None (defaults)."""
         if given is None:

@@ -26,7 +26,7 @@ from conftest import build_pair, tiny_llama
 def _row(mode: str, b: int, k: int, tps: float, kind: str = "scheduler") -> dict:
     lat = {"mean": 1.0, "p50": 1.0, "p90": 1.5}
     return {
-        "mode": mode, "kind": kind, "batch_size": b, "k": k, "concurrency": 2 * b if mode == "psd" else b,
+        "mode": mode, "kind": kind, "batch_size": b, "k": k, "concurrency": 2 * b if mode in ("psd", "flex") else b,
         "reps": 1, "threads_total": 1, "tokens_per_second": tps, "tokens_per_second_min": tps,
         "tokens_per_second_max": tps, "decode_tokens_per_second": tps, "latency": lat, "ttft": lat,
         "acceptance_rate": None, "tokens_per_target_step": 1.0, "overlapped_share": 0.0, "step_time_over_max": None,
@@ -166,7 +166,7 @@ def test_flex_bar_compares_at_equal_batch_and_equal_concurrency():
 
     rows = [_row("ar", 2, 0, 30.0), _row("sd", 2, 4, 20.0), _row("psd", 2, 4, 25.0), _row("flex", 2, 4, 36.0),
             _row("ar", 4, 0, 40.0, kind="reference"), _row("sd", 4, 4, 28.0, kind="reference"),
-            _row("ar", 4, 0, 99.0)]  # a sweep row at b = 4: not a rival of flex at b = 2
+            _row("ar", 8, 0, 99.0)]  # a sweep row at 8 in flight: not a rival of flex at 4
     (entry,) = flex_bar(rows)
     same_b, same_c = entry["same_batch"], entry["same_concurrency"]
     assert (same_b["best_mode"], same_b["best_batch_size"], same_b["met"]) == ("ar", 2, True)
@@ -176,6 +176,70 @@ def test_flex_bar_compares_at_equal_batch_and_equal_concurrency():
     rows[3]["tokens_per_second"] = 38.0  # 0.95 x 40: exactly on the bar
     assert flex_bar(rows)[0]["same_concurrency"]["met"]
     assert flex_bar([_row("flex", 1, 4, 5.0)])[0]["same_concurrency"] is None  # nothing to compare with
+
+
+def test_plan_by_requests_in_flight_gives_every_mode_the_same_load():
+    from minedraft.bench.harness import skipped_note
+
+    config = BenchConfig(modes=("ar", "sd", "psd", "flex"), in_flight=(1, 4), ks=(2,), repeats=1, peers=False,
+                         progress=False)
+    trials = plan(config, {})
+    got = sorted((t.mode, t.batch_size, t.requests) for t in trials)
+    # AR/SD verify c together; PSD and flex hold two sub-batches of c/2; all serve 2c requests
+    assert got == [("ar", 1, 2), ("ar", 4, 8), ("flex", 2, 8), ("psd", 2, 8), ("sd", 1, 2), ("sd", 4, 8)]
+    assert not [t for t in trials if t.kind == "reference"]  # AR/SD at c already are flex's rivals
+    assert skipped_note(config) == "flex, psd skipped at 1 in flight: two sub-batches need an even number of requests"
+    assert config.grid_batch_sizes == (1, 2, 4)
+    with pytest.raises(InvalidInputError, match="in_flight or batch_sizes, not both"):
+        BenchConfig(in_flight=(2,), batch_sizes=(1,))
+    with pytest.raises(InvalidInputError, match="even number of requests in flight"):
+        BenchConfig(modes=("psd",), in_flight=(1, 3))
+
+
+def test_ratios_pair_equal_requests_in_flight_and_label_the_rest():
+    from minedraft.bench.analysis import ratios
+
+    rows = [_row("ar", 2, 0, 20.0), _row("sd", 2, 4, 30.0), _row("psd", 1, 4, 24.0), _row("psd", 2, 4, 50.0),
+            _row("sd", 1, 4, 16.0)]
+    rows[2]["threads_total"] = rows[3]["threads_total"] = 2
+    rows[0]["threads_total"] = rows[1]["threads_total"] = 2
+    by = {(p["numerator"], p["denominator"], p["batch_size"]): p for p in ratios(rows)}
+    eq = by[("psd", "sd", 1)]  # PSD b=1 holds 2 requests: paired with SD at b=2, not b=1
+    assert (eq["denominator_batch_size"], eq["equal_load"], eq["equal_cores"]) == (2, True, True)
+    assert eq["ratio"] == pytest.approx(24 / 30)
+    assert eq["label"] == "PSD/SD at 2 in flight, k=4 (PSD b=1, SD b=2), 2 threads each"
+    assert by[("psd", "ar", 1)]["ratio"] == pytest.approx(24 / 20)
+    # PSD b=2 holds 4: no SD at 4 in flight, so the same-b pair is given, labelled unequal load and cores
+    un = by[("psd", "sd", 2)]
+    assert (un["denominator_batch_size"], un["equal_load"], un["equal_cores"]) == (2, False, True)
+    assert "UNEQUAL LOAD (PSD 4 in flight, SD 2)" in un["label"]
+    rows[1]["threads_total"] = 1
+    assert "UNEQUAL CORES (PSD 2 threads, SD 1)" in ratios(rows)[0]["label"]
+
+
+def test_report_states_equal_load_ratios_first_and_labels_the_rest():
+    from minedraft.bench.analysis import ratios
+    from minedraft.bench.report import render
+
+    results = synthetic_results("r")  # AR, SD at b=1; PSD at b=1 (2 in flight) and b=4 (8)
+    results["results"].append(_row("sd", 2, 4, 14.0))
+    results["ratios"] = ratios(results["results"])
+    results["config"].update(max_new_tokens=8, temperature=0.0, requests_per_batch=2, repeats=1,
+                             sequential_threads=1, lane_threads=1, equal_cores=False, out_dir="o")
+    lines = render(results).splitlines()
+    start = lines.index("Ratios (measured tokens/s; equal requests in flight and equal cores unless labelled):")
+    stated = lines[start + 1:]
+    assert stated[0].strip() == "PSD/SD at 2 in flight, k=4 (PSD b=1, SD b=2), 1 threads each: 1.07x"
+    assert "  PSD/AR at b=1, k=4: UNEQUAL LOAD (PSD 2 in flight, AR 1), 1 threads each: 1.50x" in stated
+    assert "UNEQUAL CORES" in render(results).splitlines()[1]
+
+
+def test_throughput_plot_gives_each_mode_its_own_colour():
+    from minedraft.bench.plots import mode_colors
+
+    modes = ["ar", "sd", "psd", "flex", "hf_generate", "hf_assisted", "smc", "tree", "new"]
+    colors = mode_colors(modes)
+    assert set(colors) == set(modes) and len(set(colors.values())) == len(modes)
 
 
 def test_config_validation_names_the_field():
@@ -218,10 +282,19 @@ def test_cli_presets():
     from minedraft.commands.bench import config_from_args
 
     quick = config_from_args(build_parser().parse_args(["bench", "--quick"]))
-    assert (quick.batch_sizes, quick.ks, quick.repeats, quick.preset) == ((1, 4), (4,), 1, "quick")
+    assert (quick.in_flight, quick.batch_sizes, quick.ks, quick.repeats, quick.preset) == (
+        (1, 2, 8), None, (4,), 1, "quick")
+    # honest by default: AR/SD get the threads of PSD's two lanes together
+    assert (quick.sequential_threads, quick.lane_threads, quick.equal_cores) == (2, 1, True)
     sweep = config_from_args(build_parser().parse_args(["bench", "--sweep", "psd", "--max-new-tokens", "8"]))
-    assert (sweep.modes, sweep.batch_sizes, sweep.ks, sweep.max_new_tokens) == (("sd", "psd"), (1, 4, 8, 16),
-                                                                                (2, 4, 6), 8)
+    assert (sweep.modes, sweep.in_flight, sweep.ks, sweep.max_new_tokens) == (("sd", "psd"), (2, 8, 16, 32),
+                                                                              (2, 4, 6), 8)
+    assert sweep.grid_batch_sizes == (1, 2, 4, 8, 16, 32)  # PSD's sub-batches and SD's batches
+    by_batch = config_from_args(build_parser().parse_args(["bench", "--quick", "--batch-sizes", "1,4",
+                                                           "--lane-threads", "2", "--sequential-threads", "1"]))
+    assert (by_batch.in_flight, by_batch.batch_sizes, by_batch.equal_cores) == (None, (1, 4), False)
+    assert config_from_args(build_parser().parse_args(["bench", "--lane-threads", "3"])).sequential_threads == 6
+    assert BenchConfig(modes=("ar", "sd"), sequential_threads=1).equal_cores is None  # no lanes to compare with
     custom = config_from_args(build_parser().parse_args(["bench", "--modes", "sd,psd", "-k", "3", "--no-peers",
                                                          "--max-new-tokens-spread", "0.25"]))
     assert (custom.modes, custom.ks, custom.peers, custom.max_new_tokens_spread) == (("sd", "psd"), (3,), False, 0.25)
@@ -353,3 +426,24 @@ def test_bench_with_spread_output_lengths_does_the_same_work_in_every_mode(tmp_p
         assert t["output_tokens"] == sum(lengths[: t["num_requests"]]), t["mode"]
         assert t["matches_reference"] == 1.0 and t["errors"] == 0
     assert results["config"]["max_new_tokens_spread"] == 0.5
+
+
+def test_bench_by_requests_in_flight_compares_equal_load_end_to_end(tmp_path):
+    from minedraft.bench.report import render
+
+    torch.set_num_threads(1)
+    engines = build_pair(tiny_llama(layers=2, hidden=64, seed=0), tiny_llama(layers=1, hidden=32, seed=1),
+                         max_batch_size=2)
+    config = BenchConfig(target="tiny-target", draft="tiny-draft", modes=("ar", "sd", "psd"), in_flight=(1, 2),
+                         ks=(2,), repeats=1, max_new_tokens=4, calibrate=False, cooperative=False, peers=False,
+                         out_dir=str(tmp_path), progress=False, dtype="float64")
+    results = run_bench(config, engines=engines)
+    got = {(t["mode"], t["batch_size"], t["concurrency"], t["num_requests"]) for t in results["trials"]}
+    assert got == {("ar", 1, 1, 2), ("sd", 1, 1, 2), ("ar", 2, 2, 4), ("sd", 2, 2, 4), ("psd", 1, 2, 4)}
+    assert all(t["matches_reference"] == 1.0 and t["errors"] == 0 for t in results["trials"])
+    assert {(p["numerator"], p["denominator"], p["equal_load"], p["equal_cores"]) for p in results["ratios"]} == {
+        ("psd", "sd", True, True), ("psd", "ar", True, True)}
+    assert all(t["threads_total"] == 2 for t in results["trials"])  # AR/SD: 2 threads; PSD: 2 lanes x 1
+    assert any(n.startswith("psd skipped at 1 in flight") for n in results["notes"])
+    assert "PSD/SD at 2 in flight, k=2 (PSD b=1, SD b=2), 2 threads each" in render(results)
+    assert load(tmp_path / "results.json")["ratios"] == json.loads(json.dumps(results["ratios"]))
