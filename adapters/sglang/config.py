@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from minedraft.lanes import canonical_lane
 from minedraft.types import InvalidInputError
 
 logger = logging.getLogger(__name__)
@@ -28,7 +29,10 @@ ENV_LANES = "MINEDRAFT_SGLANG_LANES"
 ENV_DRAFT_DEVICE = "MINEDRAFT_SGLANG_DRAFT_DEVICE"
 ENV_SLACK = "MINEDRAFT_SGLANG_SLACK"
 
-LANES = ("stream", "sequential")
+# Lane kinds the SGLang worker runs (minedraft.lanes vocabulary; its aliases are accepted).
+# "devices" is not among them: SGLang's draft worker shares the target's KV allocator.
+LANES = ("cuda_streams", "inline")
+DEFAULT_LANES = "cuda_streams"
 DEFAULT_NUM_STEPS = 3  # draft tokens per request per round; SGLang's num_draft_tokens = steps + 1
 DEFAULT_MAX_RUNNING_REQUESTS = 48  # what SGLang picks for STANDALONE
 
@@ -37,16 +41,26 @@ DEFAULT_MAX_RUNNING_REQUESTS = 48  # what SGLang picks for STANDALONE
 class WorkerOptions:
     """Options read from the environment of the scheduler process."""
 
-    lanes: str = "stream"  # "stream": draft on a second CUDA stream; "sequential": no overlap
+    # "cuda_streams": draft on a second CUDA stream of the target GPU; "inline": same
+    # schedule, no overlap.
+    lanes: str = DEFAULT_LANES
     draft_device: str = "same"  # only the target's GPU is supported in this release
     slack: int = 1  # sub-batch imbalance tolerated before a sequential draft (plan_split)
 
 
 def options_from_env(environ: Mapping[str, str] | None = None) -> WorkerOptions:
     env = os.environ if environ is None else environ
-    lanes = env.get(ENV_LANES, "stream").strip().lower() or "stream"
+    raw_lanes = env.get(ENV_LANES, DEFAULT_LANES).strip() or DEFAULT_LANES
+    try:
+        lanes = canonical_lane(raw_lanes, field=ENV_LANES)
+    except ValueError as exc:
+        raise InvalidInputError(str(exc)) from None
     if lanes not in LANES:
-        raise InvalidInputError(f"{ENV_LANES} must be one of {LANES}, got {lanes!r}")
+        raise InvalidInputError(
+            f"{ENV_LANES}={raw_lanes!r} is not supported by the SGLang adapter (one of {LANES}): "
+            "SGLang's draft worker shares the target's KV allocator and request-to-token table, "
+            "so the draft cannot run on another device"
+        )
     device = env.get(ENV_DRAFT_DEVICE, "same").strip().lower() or "same"
     if device != "same":
         raise InvalidInputError(
@@ -55,14 +69,21 @@ def options_from_env(environ: Mapping[str, str] | None = None) -> WorkerOptions:
             "supported by the SGLang adapter in this release, because SGLang's draft worker "
             "shares the target's KV allocator and request-to-token table on the target GPU"
         )
-    raw_slack = env.get(ENV_SLACK, "1").strip()
-    try:
-        slack = int(raw_slack)
-    except ValueError:
-        slack = -1
-    if slack < 0:
-        raise InvalidInputError(f"{ENV_SLACK} must be an int >= 0, got {raw_slack!r}")
+    slack = _int_env(env, ENV_SLACK, 1, minimum=0)
     return WorkerOptions(lanes=lanes, draft_device=device, slack=slack)
+
+
+def _int_env(env: Mapping[str, str], name: str, default: int | None, *, minimum: int) -> int | None:
+    raw = env.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        value = minimum - 1
+    if value < minimum:
+        raise InvalidInputError(f"{name} must be an int >= {minimum}, got {raw!r}")
+    return value
 
 
 def check_sglang_version(installed: str | None, environ: Mapping[str, str] | None = None) -> None:

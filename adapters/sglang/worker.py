@@ -9,8 +9,8 @@ One decode call of SGLang's synchronous scheduler (``forward_batch_generation``)
 ``first'`` is ``first`` after its verification; its drafts are kept in a ``DraftStore``
 keyed by request id and stamped with the committed KV length, and verified at the next
 call, so the draft of one sub-batch runs while the target verifies the other. The draft
-lane is a second CUDA stream of the target's GPU (``MINEDRAFT_SGLANG_LANES=stream``) or
-the same stream (``sequential``: identical schedule, no overlap). Drafting, verification,
+lane is a second CUDA stream of the target's GPU (``MINEDRAFT_SGLANG_LANES=cuda_streams``) or
+the same stream (``inline``: identical schedule, no overlap). Drafting, verification,
 draft-extend, KV pools, CUDA graphs and sampling kernels are SGLang's own (the STANDALONE
 worker's ``draft``, ``verify`` and ``_draft_extend_for_decode``); only the order and the
 sub-batches are MineDraft's. Every request receives at least one token per call.
@@ -38,7 +38,7 @@ from sglang.srt.speculative.standalone_worker_v2 import StandaloneWorkerV2
 
 from minedraft.psd_state import DraftStore, plan_split
 
-from .batching import assemble_tokens, merge_results, row_keys, shared_workspaces, sub_batch
+from .batching import assemble_tokens, has_penalties, merge_results, row_keys, shared_workspaces, sub_batch
 from .config import options_from_env
 
 logger = logging.getLogger(__name__)
@@ -53,11 +53,11 @@ class MineDraftWorker(StandaloneWorkerV2):
         self.store: DraftStore = DraftStore()
         self.psd_stats: Counter = Counter()
         self._side_stream = None
-        if self.options.lanes == "stream":
+        if self.options.lanes == "cuda_streams":
             if not (torch.cuda.is_available() and str(self.device).startswith("cuda")):
                 raise RuntimeError(
-                    f"MINEDRAFT_SGLANG_LANES=stream overlaps drafting and verification on two CUDA "
-                    f"streams, but the device is {self.device!r}; set MINEDRAFT_SGLANG_LANES=sequential"
+                    f"MINEDRAFT_SGLANG_LANES=cuda_streams overlaps drafting and verification on two "
+                    f"CUDA streams, but the device is {self.device!r}; set MINEDRAFT_SGLANG_LANES=inline"
                 )
             self._side_stream = torch.cuda.Stream(device=self.device)
 
@@ -71,9 +71,9 @@ class MineDraftWorker(StandaloneWorkerV2):
         clashes = shared_workspaces(target, draft)
         if clashes:
             raise RuntimeError(
-                f"MINEDRAFT_SGLANG_LANES=stream runs target and draft attention concurrently, but "
+                f"MINEDRAFT_SGLANG_LANES=cuda_streams runs target and draft attention concurrently, but "
                 f"they share a workspace buffer ({clashes}); choose backends without a shared "
-                "workspace (e.g. --attention-backend fa3 or triton) or set MINEDRAFT_SGLANG_LANES=sequential"
+                "workspace (e.g. --attention-backend fa3 or triton) or set MINEDRAFT_SGLANG_LANES=inline"
             )
 
     # -- entry point ---------------------------------------------------------------------
@@ -97,8 +97,7 @@ class MineDraftWorker(StandaloneWorkerV2):
         info = batch.spec_info
         if info is None or info.is_verify_input() or self.speculative_num_steps == 0:
             return "no_draft_input"
-        sampling = batch.sampling_info
-        if sampling.penalizer_orchestrator.is_required or sampling.has_custom_logit_processor:
+        if has_penalties(batch.sampling_info) or batch.sampling_info.has_custom_logit_processor:
             return "per_row_sampling_state"
         if batch.has_grammar or batch.return_logprob or batch.return_hidden_states:
             return "grammar_logprob_hidden"
