@@ -10,6 +10,8 @@ SGLang runs a plugin algorithm's hooks in this order while resolving server argu
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import logging
 import os
 from collections.abc import Mapping
@@ -28,11 +30,13 @@ ENV_ALLOW_UNTESTED = "MINEDRAFT_SGLANG_ALLOW_UNTESTED"
 ENV_LANES = "MINEDRAFT_SGLANG_LANES"
 ENV_DRAFT_DEVICE = "MINEDRAFT_SGLANG_DRAFT_DEVICE"
 ENV_SLACK = "MINEDRAFT_SGLANG_SLACK"
+ENV_STATS_FILE = "MINEDRAFT_SGLANG_STATS_FILE"
+ENV_LANE_THREADS = "MINEDRAFT_SGLANG_LANE_THREADS"
 
 # Lane kinds the SGLang worker runs (minedraft.lanes vocabulary; its aliases are accepted).
 # "devices" is not among them: SGLang's draft worker shares the target's KV allocator.
-LANES = ("cuda_streams", "inline")
-DEFAULT_LANES = "cuda_streams"
+LANES = ("cuda_streams", "threads", "inline")
+DEFAULT_LANES = {"cuda": "cuda_streams", "cpu": "threads"}  # by device type, when unset
 DEFAULT_NUM_STEPS = 3  # draft tokens per request per round; SGLang's num_draft_tokens = steps + 1
 DEFAULT_MAX_RUNNING_REQUESTS = 48  # what SGLang picks for STANDALONE
 
@@ -41,16 +45,21 @@ DEFAULT_MAX_RUNNING_REQUESTS = 48  # what SGLang picks for STANDALONE
 class WorkerOptions:
     """Options read from the environment of the scheduler process."""
 
-    # "cuda_streams": draft on a second CUDA stream of the target GPU; "inline": same
-    # schedule, no overlap.
-    lanes: str = DEFAULT_LANES
+    # "cuda_streams": draft on a second CUDA stream of the target GPU; "threads": draft on a
+    # second CPU thread (CPU device); "inline": same schedule, no overlap. None (unset):
+    # cuda_streams on a CUDA device, threads on CPU.
+    lanes: str | None = None
+    intra_op_threads: int | None = None  # torch intra-op threads per lane ("threads" only)
     draft_device: str = "same"  # only the target's GPU is supported in this release
     slack: int = 1  # sub-batch imbalance tolerated before a sequential draft (plan_split)
+    stats_file: str | None = None  # where the worker writes its counters after each call
 
 
 def options_from_env(environ: Mapping[str, str] | None = None) -> WorkerOptions:
     env = os.environ if environ is None else environ
-    raw_lanes = env.get(ENV_LANES, DEFAULT_LANES).strip() or DEFAULT_LANES
+    raw_lanes = env.get(ENV_LANES, "").strip()
+    if not raw_lanes:
+        return _rest_of_options(env, None)
     try:
         lanes = canonical_lane(raw_lanes, field=ENV_LANES)
     except ValueError as exc:
@@ -61,6 +70,10 @@ def options_from_env(environ: Mapping[str, str] | None = None) -> WorkerOptions:
             "SGLang's draft worker shares the target's KV allocator and request-to-token table, "
             "so the draft cannot run on another device"
         )
+    return _rest_of_options(env, lanes)
+
+
+def _rest_of_options(env: Mapping[str, str], lanes: str | None) -> WorkerOptions:
     device = env.get(ENV_DRAFT_DEVICE, "same").strip().lower() or "same"
     if device != "same":
         raise InvalidInputError(
@@ -70,7 +83,21 @@ def options_from_env(environ: Mapping[str, str] | None = None) -> WorkerOptions:
             "shares the target's KV allocator and request-to-token table on the target GPU"
         )
     slack = _int_env(env, ENV_SLACK, 1, minimum=0)
-    return WorkerOptions(lanes=lanes, draft_device=device, slack=slack)
+    stats_file = env.get(ENV_STATS_FILE, "").strip() or None
+    threads = _int_env(env, ENV_LANE_THREADS, None, minimum=1)
+    return WorkerOptions(lanes=lanes, draft_device=device, slack=slack, stats_file=stats_file,
+                         intra_op_threads=threads)
+
+
+def write_stats(path: str, counters: Mapping[str, int], store_stats: Any) -> None:
+    """The worker's counters as one JSON object, replaced atomically (readers never see a
+    half-written file)."""
+    payload = dict(counters)
+    payload.update({f"store_{k}": v for k, v in dataclasses.asdict(store_stats).items()})
+    tmp = f"{path}.tmp"
+    with open(tmp, "w") as f:
+        json.dump(payload, f, sort_keys=True)
+    os.replace(tmp, path)
 
 
 def _int_env(env: Mapping[str, str], name: str, default: int | None, *, minimum: int) -> int | None:

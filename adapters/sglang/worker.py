@@ -27,6 +27,7 @@ from __future__ import annotations
 import contextlib
 import logging
 from collections import Counter
+from concurrent.futures import Future
 from typing import Any
 
 import torch
@@ -36,10 +37,11 @@ from sglang.srt.speculative.eagle_worker_common import build_eagle_verify_input,
 from sglang.srt.speculative.spec_utils import draft_tp_context
 from sglang.srt.speculative.standalone_worker_v2 import StandaloneWorkerV2
 
+from minedraft.lanes import ThreadLane
 from minedraft.psd_state import DraftStore, plan_split
 
 from .batching import assemble_tokens, has_penalties, merge_results, row_keys, shared_workspaces, sub_batch
-from .config import options_from_env
+from .config import DEFAULT_LANES, options_from_env, write_stats
 
 logger = logging.getLogger(__name__)
 
@@ -53,7 +55,16 @@ class MineDraftWorker(StandaloneWorkerV2):
         self.store: DraftStore = DraftStore()
         self.psd_stats: Counter = Counter()
         self._side_stream = None
-        if self.options.lanes == "cuda_streams":
+        self._draft_thread: ThreadLane | None = None
+        self.lanes = self.options.lanes or DEFAULT_LANES.get(torch.device(self.device).type, "inline")
+        if self.lanes == "threads":
+            if str(self.device).startswith("cuda"):
+                raise RuntimeError("MINEDRAFT_SGLANG_LANES=threads is the CPU lane; on a GPU use cuda_streams")
+            # Two lanes share the cores: each op runs on intra_op_threads cores (default:
+            # half of torch's current count), so a draft forward and a verify forward overlap.
+            torch.set_num_threads(self.options.intra_op_threads or max(1, torch.get_num_threads() // 2))
+            self._draft_thread = ThreadLane("draft")
+        elif self.lanes == "cuda_streams":
             if not (torch.cuda.is_available() and str(self.device).startswith("cuda")):
                 raise RuntimeError(
                     f"MINEDRAFT_SGLANG_LANES=cuda_streams overlaps drafting and verification on two "
@@ -81,10 +92,18 @@ class MineDraftWorker(StandaloneWorkerV2):
         reason = self._fallback_reason(batch, on_publish, pp_proxy_tensors)
         if reason is not None:
             self.psd_stats[f"fallback_{reason}"] += 1
-            return super().forward_batch_generation(
+            result = super().forward_batch_generation(
                 batch, on_publish=on_publish, grammar_barrier=grammar_barrier, pp_proxy_tensors=pp_proxy_tensors
             )
-        return self._psd_decode(batch)
+        else:
+            result = self._psd_decode(batch)
+        self._publish_stats()
+        return result
+
+    def _publish_stats(self) -> None:
+        """Write the counters to MINEDRAFT_SGLANG_STATS_FILE, if set (monitoring, tests)."""
+        if self.options.stats_file:
+            write_stats(self.options.stats_file, self.psd_stats, self.store.stats)
 
     def _fallback_reason(self, batch: Any, on_publish: Any, pp_proxy_tensors: Any) -> str | None:
         mode = batch.forward_mode
@@ -120,9 +139,10 @@ class MineDraftWorker(StandaloneWorkerV2):
         # Draft lane: `first`'s missing drafts (the sequential part), then `second`'s; the
         # target lane verifies `first` as soon as its own drafts are ready.
         self._draft_lane_waits(self._mark_target_lane())  # sub-batches were built on the target lane
-        tokens_first = self._tokens_for(first, plan.first, plan.draft_first, stored)
+        tokens_first = self._on_draft_lane(self._tokens_for, first, plan.first, plan.draft_first, stored).result()
         first_ready = self._mark_draft_lane()
-        tokens_second = self._tokens_for(second, plan.second, plan.draft_second, stored) if second else None
+        pending_second = (self._on_draft_lane(self._tokens_for, second, plan.second, plan.draft_second, stored)
+                          if second else None)
         second_ready = self._mark_draft_lane()
 
         self._target_lane_waits(first_ready)
@@ -133,13 +153,19 @@ class MineDraftWorker(StandaloneWorkerV2):
         first_next = self._advance(first, result_first)  # host sync: `first`'s verification only
         first_next_ready = self._mark_target_lane()
 
+        tokens_second = pending_second.result()
         self._target_lane_waits(second_ready)
+        # `first` drafts for the next call while the target verifies `second`. A draft
+        # thread must get its work before the target lane blocks on verification; CUDA
+        # streams get it after the verification is queued, as kernels launch asynchronously.
+        if self._draft_thread is not None:
+            pending_next = self._on_draft_lane(self._draft, first_next)
         result_second = self._verify_and_extend(second, tokens_second)
         parts.append((plan.second, result_second))
-        # `first` drafts for the next call while the target verifies `second`.
-        self._draft_lane_waits(first_next_ready)
-        with self._draft_stream():
-            next_tokens = self._draft(first_next)
+        if self._draft_thread is None:
+            self._draft_lane_waits(first_next_ready)
+            pending_next = self._on_draft_lane(self._draft, first_next)
+        next_tokens = pending_next.result()
         if self._side_stream is not None:
             torch.cuda.current_stream().wait_stream(self._side_stream)
         next_keys, next_stamps = row_keys(first_next)
@@ -223,6 +249,16 @@ class MineDraftWorker(StandaloneWorkerV2):
         stack.enter_context(speculative_moe_backend_context())
         stack.enter_context(speculative_moe_a2a_backend_context())
         return stack
+
+    def _on_draft_lane(self, fn, *args) -> Future:
+        """Run ``fn`` on the draft lane: the draft thread (``threads``), else in this
+        thread under the draft stream (``cuda_streams``) or plainly (``inline``)."""
+        if self._draft_thread is not None:
+            return self._draft_thread.submit("draft", fn, *args)
+        done: Future = Future()
+        with self._draft_stream():
+            done.set_result(fn(*args))
+        return done
 
     def _draft_stream(self):
         return torch.cuda.stream(self._side_stream) if self._side_stream is not None else contextlib.nullcontext()

@@ -70,9 +70,9 @@ class OracleWorker:
 
         self.worker = object.__new__(MineDraftWorker)  # no models: __init__ needs a GPU
         w = self.worker
-        w.options = SimpleNamespace(lanes="inline", slack=1)
+        w.options = SimpleNamespace(lanes="inline", slack=1, stats_file=None)
         w.speculative_num_steps, w.speculative_num_draft_tokens, w.topk = K - 1, K, 1
-        w._side_stream = None
+        w._side_stream, w._draft_thread = None, None
         from collections import Counter
 
         from minedraft.psd_state import DraftStore
