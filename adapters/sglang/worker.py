@@ -37,7 +37,6 @@ from sglang.srt.speculative.eagle_worker_common import build_eagle_verify_input,
 from sglang.srt.speculative.spec_utils import draft_tp_context
 from sglang.srt.speculative.standalone_worker_v2 import StandaloneWorkerV2
 
-from minedraft.lanes import ThreadLane
 from minedraft.psd_state import DraftStore, plan_split
 
 from .batching import assemble_tokens, has_penalties, merge_results, row_keys, shared_workspaces, sub_batch
@@ -55,16 +54,8 @@ class MineDraftWorker(StandaloneWorkerV2):
         self.store: DraftStore = DraftStore()
         self.psd_stats: Counter = Counter()
         self._side_stream = None
-        self._draft_thread: ThreadLane | None = None
         self.lanes = self.options.lanes or DEFAULT_LANES.get(torch.device(self.device).type, "inline")
-        if self.lanes == "threads":
-            if str(self.device).startswith("cuda"):
-                raise RuntimeError("MINEDRAFT_SGLANG_LANES=threads is the CPU lane; on a GPU use cuda_streams")
-            # Two lanes share the cores: each op runs on intra_op_threads cores (default:
-            # half of torch's current count), so a draft forward and a verify forward overlap.
-            torch.set_num_threads(self.options.intra_op_threads or max(1, torch.get_num_threads() // 2))
-            self._draft_thread = ThreadLane("draft")
-        elif self.lanes == "cuda_streams":
+        if self.lanes == "cuda_streams":
             if not (torch.cuda.is_available() and str(self.device).startswith("cuda")):
                 raise RuntimeError(
                     f"MINEDRAFT_SGLANG_LANES=cuda_streams overlaps drafting and verification on two "
@@ -155,17 +146,12 @@ class MineDraftWorker(StandaloneWorkerV2):
 
         tokens_second = pending_second.result()
         self._target_lane_waits(second_ready)
-        # `first` drafts for the next call while the target verifies `second`. A draft
-        # thread must get its work before the target lane blocks on verification; CUDA
-        # streams get it after the verification is queued, as kernels launch asynchronously.
-        if self._draft_thread is not None:
-            pending_next = self._on_draft_lane(self._draft, first_next)
         result_second = self._verify_and_extend(second, tokens_second)
         parts.append((plan.second, result_second))
-        if self._draft_thread is None:
-            self._draft_lane_waits(first_next_ready)
-            pending_next = self._on_draft_lane(self._draft, first_next)
-        next_tokens = pending_next.result()
+        # `first` drafts for the next call while the target verifies `second` (kernels
+        # launch asynchronously: the verification is already queued on the target lane).
+        self._draft_lane_waits(first_next_ready)
+        next_tokens = self._on_draft_lane(self._draft, first_next).result()
         if self._side_stream is not None:
             torch.cuda.current_stream().wait_stream(self._side_stream)
         next_keys, next_stamps = row_keys(first_next)
@@ -251,10 +237,8 @@ class MineDraftWorker(StandaloneWorkerV2):
         return stack
 
     def _on_draft_lane(self, fn, *args) -> Future:
-        """Run ``fn`` on the draft lane: the draft thread (``threads``), else in this
-        thread under the draft stream (``cuda_streams``) or plainly (``inline``)."""
-        if self._draft_thread is not None:
-            return self._draft_thread.submit("draft", fn, *args)
+        """Run ``fn`` on the draft lane: under the draft stream (``cuda_streams``) or
+        plainly (``inline``); the future is done on return, its kernels maybe not."""
         done: Future = Future()
         with self._draft_stream():
             done.set_result(fn(*args))

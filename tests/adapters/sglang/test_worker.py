@@ -72,21 +72,17 @@ class OracleWorker:
         w = self.worker
         w.options = SimpleNamespace(lanes="inline", slack=1, stats_file=None)
         w.speculative_num_steps, w.speculative_num_draft_tokens, w.topk = K - 1, K, 1
-        w._side_stream, w._draft_thread = None, None
+        w._side_stream = None
         from collections import Counter
 
         from minedraft.psd_state import DraftStore
 
         w.store, w.psd_stats = DraftStore(), Counter()
         self.drafted: list[tuple[str, int]] = []  # (rid, seq_len) per drafted row
-        self.draft_threads: set[str] = set()
         w._draft = self._draft
         w._verify_and_extend = self._verify_and_extend
 
     def _draft(self, sub):
-        import threading
-
-        self.draft_threads.add(threading.current_thread().name)
         rows = []
         for req, n in zip(sub.reqs, sub.seq_lens_cpu.tolist()):
             self.drafted.append((req.rid, n))
@@ -353,31 +349,3 @@ def test_greedy_forward_copy_has_no_penalty_state(make_batch):
     assert has_penalties(penalised.sampling_info)  # hand-built: orchestrator present
     assert has_penalties(_as_the_scheduler_hands_it(penalised).sampling_info)  # forward copy
 
-
-def test_threads_lane_drafts_on_its_own_thread_and_emits_the_same_tokens(make_batch):
-    import threading
-
-    from minedraft.lanes import ThreadLane
-
-    rids, start = ["a", "bb", "c", "dd", "e"], [8, 9, 10, 11, 12]
-    emitted = {}
-    for lanes in ("inline", "threads"):
-        oracle = OracleWorker()
-        w = oracle.worker
-        if lanes == "threads":
-            w._draft_thread = ThreadLane("draft")
-        batch = make_batch(rids, start)
-        committed = {r: [] for r in rids}
-        try:
-            for _ in range(4):
-                for rid, toks in _apply(batch, w.forward_batch_generation(batch)).items():
-                    committed[rid] += toks
-        finally:
-            if w._draft_thread is not None:
-                w._draft_thread.close()
-        emitted[lanes] = committed
-        main = threading.current_thread().name
-        assert oracle.draft_threads == ({main} if lanes == "inline" else {"minedraft-draft-lane"})
-    assert emitted["threads"] == emitted["inline"]
-    for rid, n in zip(rids, start):
-        assert emitted["threads"][rid] == [truth(rid, n + j) for j in range(len(emitted["threads"][rid]))]
