@@ -21,6 +21,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -62,7 +63,13 @@ def run(algorithm: str, args: argparse.Namespace, extra: list[str]) -> tuple[lis
            "--max-running-requests", str(args.max_running_requests), "--port", str(port), *extra]
     print("$", " ".join(cmd), flush=True)
     log = open(f"sglang_{algorithm.lower()}.log", "w")
-    proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=dict(os.environ), start_new_session=True)
+    env = dict(os.environ)
+    if algorithm == "MINEDRAFT":
+        # The CUDA-stream lane (the GPU default, named here so the check says what it ran),
+        # and the worker's counters, to show that the PSD path ran.
+        env.setdefault("MINEDRAFT_SGLANG_LANES", "cuda_streams")
+        env["MINEDRAFT_SGLANG_STATS_FILE"] = os.path.join(tempfile.gettempdir(), f"minedraft_stats_{port}.json")
+    proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True)
     base = f"http://127.0.0.1:{port}"
     try:
         _wait_ready(base, proc, args.startup_timeout)
@@ -74,6 +81,9 @@ def run(algorithm: str, args: argparse.Namespace, extra: list[str]) -> tuple[lis
         seconds = time.perf_counter() - start
         texts = [o["text"] for o in out]
         tokens = sum(o["meta_info"]["completion_tokens"] for o in out)
+        if "MINEDRAFT_SGLANG_STATS_FILE" in env and os.path.exists(env["MINEDRAFT_SGLANG_STATS_FILE"]):
+            with open(env["MINEDRAFT_SGLANG_STATS_FILE"]) as f:
+                print(f"MINEDRAFT worker counters ({env['MINEDRAFT_SGLANG_LANES']} lanes): {f.read()}", flush=True)
         return texts, seconds, tokens
     finally:
         os.killpg(proc.pid, signal.SIGTERM)

@@ -57,18 +57,61 @@ def concat_draft_inputs(parts: Sequence[EagleDraftInput], order: Sequence[int]) 
     return merged
 
 
+def has_penalties(sampling_info: Any) -> bool:
+    """Whether a batch's sampling info carries frequency/presence/repetition penalty state.
+
+    SGLang's scheduler hands the worker a forward-only copy
+    (``SamplingBatchInfo.copy_for_forward``): its ``penalizer_orchestrator`` is None and
+    the penalties come pre-accumulated in ``acc_additive_penalties`` /
+    ``acc_scaling_penalties``. Batches built by hand keep the orchestrator. Both forms
+    are recognised.
+    """
+    orchestrator = sampling_info.penalizer_orchestrator
+    if orchestrator is not None and orchestrator.is_required:
+        return True
+    return sampling_info.acc_additive_penalties is not None or sampling_info.acc_scaling_penalties is not None
+
+
+class _NoPenalizers:
+    """Stands in for a missing orchestrator while ``SamplingBatchInfo.filter_batch``
+    runs: that method calls ``penalizer_orchestrator.filter`` unconditionally."""
+
+    is_required = False
+
+    def filter(self, keep_indices: torch.Tensor) -> None:
+        pass
+
+
+_ACC_PENALTY_FIELDS = ("acc_additive_penalties", "acc_scaling_penalties")  # [bs, vocab] each
+
+
 def sub_batch(batch: Any, rows: Sequence[int], draft_input: EagleDraftInput | None = None) -> Any:
     """A ``ScheduleBatch`` over ``rows`` that shares nothing mutable with ``batch``.
 
     ``filter_batch`` rebinds the batch's tensors and the sampling info's, so shallow
-    copies of those two objects keep the running batch intact. Callers must not use this
-    on batches whose penalizers or custom logit processors hold per-row state (the worker
-    sends those down SGLang's own path).
+    copies of those two objects keep the running batch intact. Works on the scheduler's
+    forward-only sampling copy too (no orchestrator; accumulated penalty rows are
+    selected here, since SGLang's ``filter_batch`` leaves them whole). Custom logit
+    processors are filtered by SGLang; the worker still sends batches with penalties or
+    processors down SGLang's own path, because their state advances per verified token.
     """
     sub = copy.copy(batch)
-    sub.sampling_info = copy.copy(batch.sampling_info)
+    sampling = copy.copy(batch.sampling_info)
+    detached = sampling.penalizer_orchestrator is None
+    if detached:
+        sampling.penalizer_orchestrator = _NoPenalizers()
+    sub.sampling_info = sampling
     sub.spec_info = None
-    sub.filter_batch(keep_indices=list(rows))
+    try:
+        sub.filter_batch(keep_indices=list(rows))
+    finally:
+        if detached:
+            sampling.penalizer_orchestrator = None
+    if len(rows) != len(batch.reqs):
+        for name in _ACC_PENALTY_FIELDS:
+            value = getattr(sampling, name)
+            if value is not None:
+                setattr(sampling, name, value[torch.as_tensor(list(rows), dtype=torch.long, device=value.device)])
     source = draft_input if draft_input is not None else batch.spec_info
     sub.spec_info = None if source is None else select_draft_input(source, rows)
     return sub

@@ -10,12 +10,15 @@ SGLang runs a plugin algorithm's hooks in this order while resolving server argu
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import logging
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from minedraft.lanes import canonical_lane
 from minedraft.types import InvalidInputError
 
 logger = logging.getLogger(__name__)
@@ -27,8 +30,12 @@ ENV_ALLOW_UNTESTED = "MINEDRAFT_SGLANG_ALLOW_UNTESTED"
 ENV_LANES = "MINEDRAFT_SGLANG_LANES"
 ENV_DRAFT_DEVICE = "MINEDRAFT_SGLANG_DRAFT_DEVICE"
 ENV_SLACK = "MINEDRAFT_SGLANG_SLACK"
+ENV_STATS_FILE = "MINEDRAFT_SGLANG_STATS_FILE"
 
-LANES = ("stream", "sequential")
+# Lane kinds the SGLang worker runs (minedraft.lanes vocabulary; its aliases are accepted).
+# "devices" is not among them: SGLang's draft worker shares the target's KV allocator.
+LANES = ("cuda_streams", "inline")
+DEFAULT_LANES = {"cuda": "cuda_streams", "cpu": "inline"}  # by device type, when unset
 DEFAULT_NUM_STEPS = 3  # draft tokens per request per round; SGLang's num_draft_tokens = steps + 1
 DEFAULT_MAX_RUNNING_REQUESTS = 48  # what SGLang picks for STANDALONE
 
@@ -37,16 +44,40 @@ DEFAULT_MAX_RUNNING_REQUESTS = 48  # what SGLang picks for STANDALONE
 class WorkerOptions:
     """Options read from the environment of the scheduler process."""
 
-    lanes: str = "stream"  # "stream": draft on a second CUDA stream; "sequential": no overlap
+    # "cuda_streams": draft on a second CUDA stream of the target GPU; "inline": same
+    # schedule, no overlap. None (unset): cuda_streams on a CUDA device, inline on CPU.
+    lanes: str | None = None
     draft_device: str = "same"  # only the target's GPU is supported in this release
     slack: int = 1  # sub-batch imbalance tolerated before a sequential draft (plan_split)
+    stats_file: str | None = None  # where the worker writes its counters after each call
 
 
 def options_from_env(environ: Mapping[str, str] | None = None) -> WorkerOptions:
     env = os.environ if environ is None else environ
-    lanes = env.get(ENV_LANES, "stream").strip().lower() or "stream"
+    raw_lanes = env.get(ENV_LANES, "").strip()
+    if not raw_lanes:
+        return _rest_of_options(env, None)
+    try:
+        lanes = canonical_lane(raw_lanes, field=ENV_LANES)
+    except ValueError as exc:
+        raise InvalidInputError(str(exc)) from None
+    if lanes == "threads":
+        raise InvalidInputError(
+            f"{ENV_LANES}=threads is not supported by the SGLang adapter: SGLang 0.5.23 keeps the "
+            "active forward context (the attention backend a model's layers use) in a process-wide "
+            "global (sglang.srt.model_executor.forward_context), so a draft forward on a second "
+            "thread would switch the target's layers to the draft's backend mid-forward; use inline"
+        )
     if lanes not in LANES:
-        raise InvalidInputError(f"{ENV_LANES} must be one of {LANES}, got {lanes!r}")
+        raise InvalidInputError(
+            f"{ENV_LANES}={raw_lanes!r} is not supported by the SGLang adapter (one of {LANES}): "
+            "SGLang's draft worker shares the target's KV allocator and request-to-token table, "
+            "so the draft cannot run on another device"
+        )
+    return _rest_of_options(env, lanes)
+
+
+def _rest_of_options(env: Mapping[str, str], lanes: str | None) -> WorkerOptions:
     device = env.get(ENV_DRAFT_DEVICE, "same").strip().lower() or "same"
     if device != "same":
         raise InvalidInputError(
@@ -55,14 +86,33 @@ def options_from_env(environ: Mapping[str, str] | None = None) -> WorkerOptions:
             "supported by the SGLang adapter in this release, because SGLang's draft worker "
             "shares the target's KV allocator and request-to-token table on the target GPU"
         )
-    raw_slack = env.get(ENV_SLACK, "1").strip()
+    slack = _int_env(env, ENV_SLACK, 1, minimum=0)
+    stats_file = env.get(ENV_STATS_FILE, "").strip() or None
+    return WorkerOptions(lanes=lanes, draft_device=device, slack=slack, stats_file=stats_file)
+
+
+def write_stats(path: str, counters: Mapping[str, int], store_stats: Any) -> None:
+    """The worker's counters as one JSON object, replaced atomically (readers never see a
+    half-written file)."""
+    payload = dict(counters)
+    payload.update({f"store_{k}": v for k, v in dataclasses.asdict(store_stats).items()})
+    tmp = f"{path}.tmp"
+    with open(tmp, "w") as f:
+        json.dump(payload, f, sort_keys=True)
+    os.replace(tmp, path)
+
+
+def _int_env(env: Mapping[str, str], name: str, default: int | None, *, minimum: int) -> int | None:
+    raw = env.get(name, "").strip()
+    if not raw:
+        return default
     try:
-        slack = int(raw_slack)
+        value = int(raw)
     except ValueError:
-        slack = -1
-    if slack < 0:
-        raise InvalidInputError(f"{ENV_SLACK} must be an int >= 0, got {raw_slack!r}")
-    return WorkerOptions(lanes=lanes, draft_device=device, slack=slack)
+        value = minimum - 1
+    if value < minimum:
+        raise InvalidInputError(f"{name} must be an int >= {minimum}, got {raw!r}")
+    return value
 
 
 def check_sglang_version(installed: str | None, environ: Mapping[str, str] | None = None) -> None:

@@ -9,8 +9,8 @@ One decode call of SGLang's synchronous scheduler (``forward_batch_generation``)
 ``first'`` is ``first`` after its verification; its drafts are kept in a ``DraftStore``
 keyed by request id and stamped with the committed KV length, and verified at the next
 call, so the draft of one sub-batch runs while the target verifies the other. The draft
-lane is a second CUDA stream of the target's GPU (``MINEDRAFT_SGLANG_LANES=stream``) or
-the same stream (``sequential``: identical schedule, no overlap). Drafting, verification,
+lane is a second CUDA stream of the target's GPU (``MINEDRAFT_SGLANG_LANES=cuda_streams``) or
+the same stream (``inline``: identical schedule, no overlap). Drafting, verification,
 draft-extend, KV pools, CUDA graphs and sampling kernels are SGLang's own (the STANDALONE
 worker's ``draft``, ``verify`` and ``_draft_extend_for_decode``); only the order and the
 sub-batches are MineDraft's. Every request receives at least one token per call.
@@ -27,6 +27,7 @@ from __future__ import annotations
 import contextlib
 import logging
 from collections import Counter
+from concurrent.futures import Future
 from typing import Any
 
 import torch
@@ -38,8 +39,8 @@ from sglang.srt.speculative.standalone_worker_v2 import StandaloneWorkerV2
 
 from minedraft.psd_state import DraftStore, plan_split
 
-from .batching import assemble_tokens, merge_results, row_keys, shared_workspaces, sub_batch
-from .config import options_from_env
+from .batching import assemble_tokens, has_penalties, merge_results, row_keys, shared_workspaces, sub_batch
+from .config import DEFAULT_LANES, options_from_env, write_stats
 
 logger = logging.getLogger(__name__)
 
@@ -53,11 +54,12 @@ class MineDraftWorker(StandaloneWorkerV2):
         self.store: DraftStore = DraftStore()
         self.psd_stats: Counter = Counter()
         self._side_stream = None
-        if self.options.lanes == "stream":
+        self.lanes = self.options.lanes or DEFAULT_LANES.get(torch.device(self.device).type, "inline")
+        if self.lanes == "cuda_streams":
             if not (torch.cuda.is_available() and str(self.device).startswith("cuda")):
                 raise RuntimeError(
-                    f"MINEDRAFT_SGLANG_LANES=stream overlaps drafting and verification on two CUDA "
-                    f"streams, but the device is {self.device!r}; set MINEDRAFT_SGLANG_LANES=sequential"
+                    f"MINEDRAFT_SGLANG_LANES=cuda_streams overlaps drafting and verification on two "
+                    f"CUDA streams, but the device is {self.device!r}; set MINEDRAFT_SGLANG_LANES=inline"
                 )
             self._side_stream = torch.cuda.Stream(device=self.device)
 
@@ -71,9 +73,9 @@ class MineDraftWorker(StandaloneWorkerV2):
         clashes = shared_workspaces(target, draft)
         if clashes:
             raise RuntimeError(
-                f"MINEDRAFT_SGLANG_LANES=stream runs target and draft attention concurrently, but "
+                f"MINEDRAFT_SGLANG_LANES=cuda_streams runs target and draft attention concurrently, but "
                 f"they share a workspace buffer ({clashes}); choose backends without a shared "
-                "workspace (e.g. --attention-backend fa3 or triton) or set MINEDRAFT_SGLANG_LANES=sequential"
+                "workspace (e.g. --attention-backend fa3 or triton) or set MINEDRAFT_SGLANG_LANES=inline"
             )
 
     # -- entry point ---------------------------------------------------------------------
@@ -81,10 +83,18 @@ class MineDraftWorker(StandaloneWorkerV2):
         reason = self._fallback_reason(batch, on_publish, pp_proxy_tensors)
         if reason is not None:
             self.psd_stats[f"fallback_{reason}"] += 1
-            return super().forward_batch_generation(
+            result = super().forward_batch_generation(
                 batch, on_publish=on_publish, grammar_barrier=grammar_barrier, pp_proxy_tensors=pp_proxy_tensors
             )
-        return self._psd_decode(batch)
+        else:
+            result = self._psd_decode(batch)
+        self._publish_stats()
+        return result
+
+    def _publish_stats(self) -> None:
+        """Write the counters to MINEDRAFT_SGLANG_STATS_FILE, if set (monitoring, tests)."""
+        if self.options.stats_file:
+            write_stats(self.options.stats_file, self.psd_stats, self.store.stats)
 
     def _fallback_reason(self, batch: Any, on_publish: Any, pp_proxy_tensors: Any) -> str | None:
         mode = batch.forward_mode
@@ -97,8 +107,7 @@ class MineDraftWorker(StandaloneWorkerV2):
         info = batch.spec_info
         if info is None or info.is_verify_input() or self.speculative_num_steps == 0:
             return "no_draft_input"
-        sampling = batch.sampling_info
-        if sampling.penalizer_orchestrator.is_required or sampling.has_custom_logit_processor:
+        if has_penalties(batch.sampling_info) or batch.sampling_info.has_custom_logit_processor:
             return "per_row_sampling_state"
         if batch.has_grammar or batch.return_logprob or batch.return_hidden_states:
             return "grammar_logprob_hidden"
@@ -121,9 +130,10 @@ class MineDraftWorker(StandaloneWorkerV2):
         # Draft lane: `first`'s missing drafts (the sequential part), then `second`'s; the
         # target lane verifies `first` as soon as its own drafts are ready.
         self._draft_lane_waits(self._mark_target_lane())  # sub-batches were built on the target lane
-        tokens_first = self._tokens_for(first, plan.first, plan.draft_first, stored)
+        tokens_first = self._on_draft_lane(self._tokens_for, first, plan.first, plan.draft_first, stored).result()
         first_ready = self._mark_draft_lane()
-        tokens_second = self._tokens_for(second, plan.second, plan.draft_second, stored) if second else None
+        pending_second = (self._on_draft_lane(self._tokens_for, second, plan.second, plan.draft_second, stored)
+                          if second else None)
         second_ready = self._mark_draft_lane()
 
         self._target_lane_waits(first_ready)
@@ -134,13 +144,14 @@ class MineDraftWorker(StandaloneWorkerV2):
         first_next = self._advance(first, result_first)  # host sync: `first`'s verification only
         first_next_ready = self._mark_target_lane()
 
+        tokens_second = pending_second.result()
         self._target_lane_waits(second_ready)
         result_second = self._verify_and_extend(second, tokens_second)
         parts.append((plan.second, result_second))
-        # `first` drafts for the next call while the target verifies `second`.
+        # `first` drafts for the next call while the target verifies `second` (kernels
+        # launch asynchronously: the verification is already queued on the target lane).
         self._draft_lane_waits(first_next_ready)
-        with self._draft_stream():
-            next_tokens = self._draft(first_next)
+        next_tokens = self._on_draft_lane(self._draft, first_next).result()
         if self._side_stream is not None:
             torch.cuda.current_stream().wait_stream(self._side_stream)
         next_keys, next_stamps = row_keys(first_next)
@@ -224,6 +235,14 @@ class MineDraftWorker(StandaloneWorkerV2):
         stack.enter_context(speculative_moe_backend_context())
         stack.enter_context(speculative_moe_a2a_backend_context())
         return stack
+
+    def _on_draft_lane(self, fn, *args) -> Future:
+        """Run ``fn`` on the draft lane: under the draft stream (``cuda_streams``) or
+        plainly (``inline``); the future is done on return, its kernels maybe not."""
+        done: Future = Future()
+        with self._draft_stream():
+            done.set_result(fn(*args))
+        return done
 
     def _draft_stream(self):
         return torch.cuda.stream(self._side_stream) if self._side_stream is not None else contextlib.nullcontext()

@@ -3,6 +3,9 @@ where it is not installed (scripts/ci_sglang.sh builds a venv that has it)."""
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 import pytest
 
 
@@ -54,3 +57,23 @@ def published(resolve):
     args, _ = resolve("--speculative-algorithm", "MINEDRAFT", "--speculative-num-draft-tokens", "3")
     publish(args, role="scheduler")
     return args
+
+
+@pytest.fixture(scope="session")
+def model() -> str:
+    """SmolLM2-135M-Instruct as a safetensors directory, for decoding inside SGLang on CPU.
+
+    The main venv converts the embedded GGUF into ``$MINEDRAFT_CACHE/smollm2-135m-instruct``
+    (``minedraft.adapters.reference.embedded.target_checkpoint``); scripts/ci_sglang.sh
+    does that and sets MINEDRAFT_SGLANG_E2E=1, which turns a missing checkpoint into a
+    failure instead of a skip.
+    """
+    path = os.environ.get("MINEDRAFT_SGLANG_TARGET")
+    if not path:
+        cache = Path(os.environ.get("MINEDRAFT_CACHE", Path.home() / ".cache" / "minedraft"))
+        path = str(cache / "smollm2-135m-instruct")
+    if not (Path(path) / "config.json").exists():
+        if os.environ.get("MINEDRAFT_SGLANG_E2E") == "1":
+            pytest.fail(f"SmolLM2-135M-Instruct checkpoint not found at {path}")
+        pytest.skip("SmolLM2-135M-Instruct checkpoint not built (scripts/ci_sglang.sh builds it)")
+    return path

@@ -53,7 +53,9 @@ def test_bad_combinations_fail_with_the_flag_named(resolve, extra, draft, messag
 @pytest.mark.parametrize(
     "env, message",
     [
-        ({ENV_LANES: "threads"}, ENV_LANES),
+        ({ENV_LANES: "gpu"}, ENV_LANES),
+        ({ENV_LANES: "devices"}, "cannot run on another device"),
+        ({ENV_LANES: "threads"}, "forward context"),
         ({ENV_DRAFT_DEVICE: "cuda:1"}, "separate draft GPU is not supported"),
         ({ENV_SLACK: "-2"}, ENV_SLACK),
     ],
@@ -85,9 +87,12 @@ def test_handle_server_args_on_a_plain_namespace():
 
 
 def test_options_from_env():
-    assert options_from_env({}).lanes == "stream"
+    assert options_from_env({}).lanes is None  # the worker picks by device
     opts = options_from_env({ENV_LANES: "Sequential", ENV_SLACK: "3", ENV_DRAFT_DEVICE: "same"})
-    assert (opts.lanes, opts.slack, opts.draft_device) == ("sequential", 3, "same")
+    assert (opts.lanes, opts.slack, opts.draft_device) == ("inline", 3, "same")
+    # The old spellings are aliases of the one lane vocabulary (minedraft.lanes).
+    for alias, kind in (("stream", "cuda_streams"), ("cuda_streams", "cuda_streams"), ("inline", "inline")):
+        assert options_from_env({ENV_LANES: alias}).lanes == kind
 
 
 def test_worker_creation_returns_the_minedraft_worker_and_leaves_standalone_alone(resolve):

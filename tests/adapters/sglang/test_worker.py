@@ -35,10 +35,12 @@ def make_batch(published):
     from sglang.srt.sampling.sampling_params import SamplingParams
     from sglang.srt.speculative.eagle_info import EagleDraftInput
 
-    def make(rids, seq_lens, forward_mode=ForwardMode.DECODE):
+    def make(rids, seq_lens, forward_mode=ForwardMode.DECODE, temperatures=None, penalties=None):
         reqs = []
         for i, rid in enumerate(rids):
-            params = SamplingParams(temperature=0.0 if i % 2 else 0.8, max_new_tokens=64)
+            temperature = (0.0 if i % 2 else 0.8) if temperatures is None else temperatures[i]
+            params = SamplingParams(temperature=temperature, max_new_tokens=64,
+                                    **(penalties[i] if penalties is not None else {}))
             params.normalize(None)
             reqs.append(Req(rid=rid, origin_input_text="", origin_input_ids=array("i", [1, 2, 3]),
                             sampling_params=params, vocab_size=V))
@@ -68,7 +70,7 @@ class OracleWorker:
 
         self.worker = object.__new__(MineDraftWorker)  # no models: __init__ needs a GPU
         w = self.worker
-        w.options = SimpleNamespace(lanes="sequential", slack=1)
+        w.options = SimpleNamespace(lanes="inline", slack=1, stats_file=None)
         w.speculative_num_steps, w.speculative_num_draft_tokens, w.topk = K - 1, K, 1
         w._side_stream = None
         from collections import Counter
@@ -266,3 +268,84 @@ def test_worker_keeps_sglang_constructor_and_checks_environment_first(monkeypatc
     monkeypatch.setenv("MINEDRAFT_SGLANG_LANES", "bogus")
     with pytest.raises(InvalidInputError, match="MINEDRAFT_SGLANG_LANES"):
         MineDraftWorker(server_args=None, gpu_id=0, nccl_port=0, target_worker=None)
+
+
+# -- the scheduler's forward-only sampling copy (issue 29) ---------------------------------
+# SGLang 0.5.23's synchronous scheduler runs every forward inside
+# Scheduler._forward_isolation, which hands the worker
+# `batch.sampling_info.copy_for_forward()`: no penalizer orchestrator, penalties
+# pre-accumulated into acc_additive_penalties / acc_scaling_penalties.
+
+
+def _as_the_scheduler_hands_it(batch):
+    batch.sampling_info = batch.sampling_info.copy_for_forward()
+    assert batch.sampling_info.penalizer_orchestrator is None
+    return batch
+
+
+def test_forward_copy_of_a_greedy_batch_takes_the_psd_path(make_batch):
+    rids = ["a", "bb", "c", "dd"]
+    start = [8, 9, 10, 11]
+    batch = make_batch(rids, start, temperatures=[0.0] * 4)
+    scheduler_sampling = batch.sampling_info
+    oracle = OracleWorker()
+    w = oracle.worker
+    committed = {r: [] for r in rids}
+    for _ in range(4):
+        batch.sampling_info = scheduler_sampling.copy_for_forward()  # a fresh copy per forward
+        assert batch.sampling_info.penalizer_orchestrator is None
+        assert w._fallback_reason(batch, None, None) is None
+        for rid, toks in _apply(batch, w.forward_batch_generation(batch)).items():
+            committed[rid] += toks
+    assert w.psd_stats["calls"] == 4 and w.psd_stats["overlapped"] == 4
+    for rid, n in zip(rids, start):
+        assert committed[rid] == [truth(rid, n + j) for j in range(len(committed[rid]))]
+
+
+def test_forward_copy_of_a_penalties_batch_falls_back_to_standalone(make_batch, monkeypatch):
+    from sglang.srt.speculative.standalone_worker_v2 import StandaloneWorkerV2
+
+    penalties = [{}, {"frequency_penalty": 0.5}, {}, {"presence_penalty": 0.3}]
+    batch = _as_the_scheduler_hands_it(make_batch(["a", "b", "c", "d"], [5, 6, 7, 8], temperatures=[0.0] * 4,
+                                                  penalties=penalties))
+    assert batch.sampling_info.acc_additive_penalties is not None
+    w = OracleWorker().worker
+    assert w._fallback_reason(batch, None, None) == "per_row_sampling_state"
+    seen = []
+    monkeypatch.setattr(StandaloneWorkerV2, "forward_batch_generation",
+                        lambda self, b, **kw: seen.append(b) or "standalone result")
+    assert w.forward_batch_generation(batch) == "standalone result"
+    assert seen == [batch] and w.psd_stats["fallback_per_row_sampling_state"] == 1 and not w.psd_stats["calls"]
+
+
+def test_sub_batch_of_a_forward_copy_selects_its_rows(make_batch):
+    from minedraft.adapters.sglang.batching import sub_batch
+
+    penalties = [{"frequency_penalty": 0.1 * (i + 1)} for i in range(4)]
+    batch = _as_the_scheduler_hands_it(make_batch(["a", "b", "c", "d"], [5, 6, 7, 8], penalties=penalties))
+    info = batch.sampling_info
+    # Distinct rows, so that a wrong selection shows.
+    info.acc_additive_penalties = torch.arange(4 * V, dtype=torch.float32).view(4, V)
+    info.acc_scaling_penalties = torch.rand(4, V) + 1.0
+    additive, scaling = info.acc_additive_penalties.clone(), info.acc_scaling_penalties.clone()
+    sub = sub_batch(batch, [1, 3])
+    assert sub.sampling_info.penalizer_orchestrator is None
+    assert torch.equal(sub.sampling_info.acc_additive_penalties, additive[[1, 3]])
+    assert torch.equal(sub.sampling_info.acc_scaling_penalties, scaling[[1, 3]])
+    assert torch.equal(sub.sampling_info.temperatures.view(-1), info.temperatures.view(-1)[[1, 3]])
+    # The scheduler's batch and its copy are untouched.
+    assert batch.sampling_info is info and info.penalizer_orchestrator is None
+    assert torch.equal(info.acc_additive_penalties, additive) and torch.equal(info.acc_scaling_penalties, scaling)
+    assert len(batch.reqs) == 4
+
+
+def test_greedy_forward_copy_has_no_penalty_state(make_batch):
+    from minedraft.adapters.sglang.batching import has_penalties
+
+    plain = make_batch(["a", "b"], [4, 5], temperatures=[0.0, 0.0])
+    assert not has_penalties(plain.sampling_info)
+    assert not has_penalties(_as_the_scheduler_hands_it(plain).sampling_info)
+    penalised = make_batch(["a", "b"], [4, 5], penalties=[{}, {"frequency_penalty": 0.5}])
+    assert has_penalties(penalised.sampling_info)  # hand-built: orchestrator present
+    assert has_penalties(_as_the_scheduler_hands_it(penalised).sampling_info)  # forward copy
+
