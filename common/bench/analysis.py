@@ -120,9 +120,9 @@ def flex_bar(rows: list[dict[str, Any]], cold: dict[tuple[int, int], float] | No
 
     - ``same_batch``: AR, SD, PSD rows at the same max_batch_size b (flex and PSD then hold
       2b requests, AR and SD b);
-    - ``same_concurrency``: the reference rows (AR, SD at max_batch_size 2b, serving the
-      flex trial's requests) and PSD at b: everyone holds 2b requests, the fair test of the
-      policy itself.
+    - ``same_concurrency``: every AR, SD and PSD row (sweep or reference) holding as many
+      requests as the flex row (flex at b holds b: AR and SD at b, PSD at b / 2), the fair
+      test of the policy itself.
 
     SD and PSD count at the flex row's k only (flex's k0; it may choose other k per step).
     ``cold``: tokens/s of flex's untimed learning trial per (b, k), kept as ``cold``."""
@@ -134,7 +134,8 @@ def flex_bar(rows: list[dict[str, Any]], cold: dict[tuple[int, int], float] | No
         entry: dict[str, Any] = {"batch_size": b, "k": k, "flex": f["tokens_per_second"], "bar": FLEX_BAR,
                                  "cold": (cold or {}).get((b, k))}
         same_batch = _rows(rows, "scheduler", b, ("ar", "sd", "psd"), k)
-        same_concurrency = _rows(rows, "reference", 2 * b, ("ar", "sd"), k) + _rows(rows, "scheduler", b, ("psd",), k)
+        same_concurrency = [r for r in rows if r["kind"] in ("scheduler", "reference") and r["mode"] in ("ar", "sd", "psd")
+                            and r["concurrency"] == f["concurrency"] and r["k"] in (0, k)]
         for name, rivals in (("same_batch", same_batch), ("same_concurrency", same_concurrency)):
             if not rivals:
                 entry[name] = None

@@ -12,10 +12,11 @@ PSD that is the sub-batch size, and PSD keeps two sub-batches in flight (concurr
 requests, so SD runs them in waves of b while PSD runs 2b at once. ``concurrency`` is
 recorded next to every figure.
 
-Flex keeps PSD's admission (2b in flight), so its bar (docs/flex.md) also needs the fixed
-sequential modes at *its* concurrency: when ``flex`` is among the modes, every (b, k) group
-gains ``reference`` trials, AR and SD at max_batch_size 2b serving exactly the flex trial's
-requests. They appear as their own rows (kind ``reference``) and feed ``flex_bar``.
+A scheduler holds ``in_flight_per_batch`` x b requests (PSD 2, every other mode, flex
+included, 1). If flex held more than b, its bar (docs/flex.md) would need the fixed
+sequential modes at *its* concurrency: then every (b, k) group gains ``reference`` trials,
+AR and SD at flex's concurrency serving exactly the flex trial's requests (kind
+``reference``); with flex holding b, the sweep's own rows are its rivals.
 Flex learns its costs online: unless ``flex_learning`` is off, each (b, k) first gets one
 untimed full-length flex trial (its tokens/s is kept as the bar's ``cold`` figure).
 """
@@ -82,8 +83,9 @@ def plan(config: BenchConfig, peers: dict[str, bool]) -> list[TrialSpec]:
         for gi, (b, k) in enumerate(groups):
             entries = [TrialSpec(m, "scheduler", b, k if SCHEDULERS[m].needs_drafter else 0, rep)
                        for m in config.modes if SCHEDULERS[m].needs_drafter or k == config.ks[0]]
-            if "flex" in config.modes:
-                entries += [TrialSpec(m, "reference", 2 * b, k if SCHEDULERS[m].needs_drafter else 0, rep,
+            flex_in_flight = SCHEDULERS["flex"].in_flight_per_batch
+            if "flex" in config.modes and flex_in_flight > 1:
+                entries += [TrialSpec(m, "reference", flex_in_flight * b, k if SCHEDULERS[m].needs_drafter else 0, rep,
                                       requests=b * config.requests_per_batch)
                             for m in REFERENCE_MODES if SCHEDULERS[m].needs_drafter or k == config.ks[0]]
             if b == 1 and k == config.ks[0]:
@@ -184,9 +186,10 @@ class Bench:
 
     def _record(self, spec: TrialSpec, n: int, lanes: str, threads: int | None) -> dict[str, Any]:
         overlapping = spec.kind != "peer" and lanes != "inline" and spec.mode != "ar"
+        per_batch = SCHEDULERS[spec.mode].in_flight_per_batch if overlapping else 1
         return {
             "mode": spec.mode, "kind": spec.kind, "batch_size": spec.batch_size, "k": spec.k,
-            "concurrency": 2 * spec.batch_size if overlapping else spec.batch_size, "rep": spec.rep, "order": 0,
+            "concurrency": per_batch * spec.batch_size, "rep": spec.rep, "order": 0,
             "num_requests": n, "lanes": lanes, "intra_op_threads": threads,
             "threads_total": None if threads is None else threads * (2 if lanes != "inline" else 1),
             "matches_reference": None,

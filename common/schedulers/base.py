@@ -69,6 +69,7 @@ class Scheduler:
     needs_drafter = True
     exact = True  # output distributed exactly as the target's (False: approximate, e.g. SMC)
     overlapping = False  # wants concurrent draft and target lanes
+    in_flight_per_batch = 1  # requests in flight per max_batch_size (PSD: two sub-batches)
 
     def __init__(self, target: Target, drafter: Drafter | None, config: SchedulerConfig) -> None:
         if self.needs_drafter and drafter is None:

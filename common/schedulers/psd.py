@@ -32,6 +32,7 @@ def _timed(fn: Callable[..., Any]) -> Callable[..., tuple[Any, float]]:
 @register_scheduler("psd")
 class ParallelSpeculativeScheduler(Scheduler):
     overlapping = True
+    in_flight_per_batch = 2
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
