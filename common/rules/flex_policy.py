@@ -85,7 +85,10 @@ class FlexSettings:
     explore_gap: float = 0.5  # probe only modes predicted within this share of the best
     decay: float = 0.9  # per-observation decay of acceptance counts
     prior_alpha: float = 0.5
-    prior_weight: float = 4.0  # pseudo-observations behind each shrunk estimate
+    prior_weight: float = 4.0  # pseudo-observations behind the global estimate (towards prior_alpha)
+    # Pseudo-observations pulling a request's estimate towards the global one: small, so that
+    # a request whose drafts are all rejected leaves a well-accepting batch's rate quickly.
+    request_prior_weight: float = 1.0
     schedule: tuple[tuple[str, int], ...] = ()  # fixed cyclic (mode, k) plan: tests, ablations
     cell_min_obs: int = 1  # predict from a measured (family, batch, length) cell after this many; 0: fit only
     cell_weight: float = 0.3  # weight of a new observation in a cell's running average
@@ -111,6 +114,9 @@ class FlexSettings:
             raise InvalidInputError(f"FlexSettings.cell_min_obs must be an int >= 0, got {self.cell_min_obs!r}")
         if not 0.0 < self.cell_weight <= 1.0:
             raise InvalidInputError(f"FlexSettings.cell_weight must be in (0, 1], got {self.cell_weight!r}")
+        for name in ("prior_weight", "request_prior_weight"):
+            if not getattr(self, name) > 0:
+                raise InvalidInputError(f"FlexSettings.{name} must be > 0, got {getattr(self, name)!r}")
         if not 0.0 <= self.prior_alpha <= 1.0:
             raise InvalidInputError(f"FlexSettings.prior_alpha must be in [0, 1], got {self.prior_alpha!r}")
         threads = self.sequential_threads
@@ -150,8 +156,10 @@ class _Counts:
 class AcceptanceTracker:
     """Running per-request and global estimates of acceptance alpha and continuation gamma."""
 
-    def __init__(self, decay: float = 0.9, prior_alpha: float = 0.5, prior_weight: float = 4.0) -> None:
+    def __init__(self, decay: float = 0.9, prior_alpha: float = 0.5, prior_weight: float = 4.0,
+                 request_prior_weight: float | None = None) -> None:
         self.decay, self.prior_alpha, self.prior_weight = decay, prior_alpha, prior_weight
+        self.request_prior_weight = prior_weight if request_prior_weight is None else request_prior_weight
         self.global_alpha, self.global_gamma = _Counts(), _Counts()
         self.alphas: dict[str, _Counts] = {}
         self.gammas: dict[str, _Counts] = {}
@@ -176,13 +184,13 @@ class AcceptanceTracker:
     def alpha(self, request_id: str | None = None) -> float:
         prior = self.global_alpha.rate(self.prior_alpha, self.prior_weight)
         counts = self.alphas.get(request_id) if request_id is not None else None
-        return prior if counts is None else counts.rate(prior, self.prior_weight)
+        return prior if counts is None else counts.rate(prior, self.request_prior_weight)
 
     def gamma(self, request_id: str | None = None) -> float:
         # No stop ever observed means no threshold: gamma = 1 exactly.
         prior = self.global_gamma.rate(1.0, self.prior_weight)
         counts = self.gammas.get(request_id) if request_id is not None else None
-        return prior if counts is None else counts.rate(prior, self.prior_weight)
+        return prior if counts is None else counts.rate(prior, self.request_prior_weight)
 
     def forget(self, request_id: str) -> None:
         self.alphas.pop(request_id, None)
@@ -268,7 +276,7 @@ class FlexPolicy:
         self.measured = {(f, what): 0 for f in ("overlapped", "sequential") for what in ("draft", "verify")}
         self._overhead_seen = {"overlapped": False, "sequential": False}
         s = self.settings
-        self.acceptance = AcceptanceTracker(s.decay, s.prior_alpha, s.prior_weight)
+        self.acceptance = AcceptanceTracker(s.decay, s.prior_alpha, s.prior_weight, s.request_prior_weight)
         self.cells = MeasuredCells(s.cell_weight)
         k_alt = max(1, k0 // 2) if k0 > 1 else 2
         self.warmup_plan = {"psd": (k0, k_alt, k_alt), "sd": (k0, k_alt), "ar": (0,)}
