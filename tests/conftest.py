@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 import torch
+from scipy.stats import chisquare
 
 torch.set_num_threads(1)  # two cores, and lanes run in threads: oversubscription slows everything
 
@@ -64,3 +65,32 @@ def generate(pair, mode: str, prompts, params, **options):
 
 
 PROMPTS = [[5, 6, 7, 8, 9], [11, 12], list(range(20, 60)), [3], [40, 41, 42, 43, 44, 45, 46], [7] * 25]
+
+
+def exact_two_token_marginals(target, prompt, params):
+    """p(t1) and p(t2) = sum_t1 p(t1) p(t2 | t1) under the processed target distribution."""
+    from minedraft.sampling import processed_probs, row_params
+
+    t, k, p = row_params([params])
+    with torch.no_grad():
+        logits = target(torch.tensor([prompt])).logits[0, -1:]
+        p1 = processed_probs(logits, t, k, p)[0]
+        support = p1.nonzero().squeeze(-1)
+        batch = torch.tensor([prompt + [int(x)] for x in support])
+        cond = processed_probs(target(batch).logits[:, -1], t.repeat(len(support)), k.repeat(len(support)),
+                               p.repeat(len(support)))
+    p2 = (p1[support].unsqueeze(-1).double() * cond.double()).sum(0)
+    return p1.double(), p2
+
+
+def chi2_pvalue(samples: list[int], probs: torch.Tensor) -> float:
+    counts = torch.bincount(torch.tensor(samples), minlength=len(probs)).double()
+    expected = probs * len(samples)
+    assert counts[probs == 0].sum() == 0
+    big = expected >= 5  # pool rare tokens into one bin
+    obs, exp = counts[big], expected[big]
+    if expected[~big].sum() > 0:
+        obs = torch.cat([obs, counts[~big].sum(0, keepdim=True)])
+        exp = torch.cat([exp, expected[~big].sum(0, keepdim=True)])
+    exp = exp * obs.sum() / exp.sum()
+    return float(chisquare(obs.numpy(), exp.numpy()).pvalue)

@@ -175,10 +175,11 @@ def flex_bar(rows: list[dict[str, Any]], cold: dict[tuple[int, int], float] | No
     """Flex against the best fixed mode, per flex row (b, k), two ways:
 
     - ``same_concurrency``: AR, SD, PSD rows (sweep or reference) holding as many requests
-      in flight as flex (2b): the fair test of the policy itself; ``equal_cores`` says
-      whether the best of them used as many threads as flex;
-    - ``same_batch``: AR, SD, PSD rows at the same max_batch_size b (UNEQUAL LOAD: flex and
-      PSD then hold 2b requests, AR and SD b).
+      in flight as the flex row (flex at b holds b: AR and SD at b, PSD at b / 2): the fair
+      test of the policy itself; ``equal_cores`` says whether the best of them used as many
+      threads as flex;
+    - ``same_batch``: AR, SD, PSD rows at the same max_batch_size b (UNEQUAL LOAD: PSD then
+      holds 2b requests, AR, SD and flex b).
 
     SD and PSD count at the flex row's k only (flex's k0; it may choose other k per step).
     ``cold``: tokens/s of flex's untimed learning trial per (b, k), kept as ``cold``."""

@@ -26,8 +26,9 @@ class BenchConfig:
     backend: str = "reference"
     modes: tuple[str, ...] = ("ar", "sd", "psd")
     # The grid, keyed by load: requests in flight c per trial. AR and SD verify c requests
-    # together; PSD and flex hold two sub-batches of c/2 (c in flight; odd c is skipped for
-    # them). Every mode of a group serves the same requests at the same load.
+    # together, and so does flex (its max_batch_size caps both its sub-batches together);
+    # PSD holds two sub-batches of c/2 (odd c is skipped for it). Every mode of a group
+    # serves the same requests at the same load.
     # None and no batch_sizes: (1, 2, 8, 16).
     in_flight: tuple[int, ...] | None = None
     # The older grid: every mode at the same max_batch_size b (PSD then holds 2b, SD b).
@@ -110,14 +111,13 @@ class BenchConfig:
     # -- the grid -----------------------------------------------------------------------------
     def batch_for(self, mode: str, group: int) -> int | None:
         """max_batch_size of ``mode`` in grid group ``group`` (requests in flight, or b);
-        None when the mode cannot run there (two sub-batches of an odd number)."""
+        None when the mode cannot run there (PSD's two sub-batches of an odd number)."""
         if self.in_flight is None:
             return group
         from ..schedulers import SCHEDULERS
 
-        if not SCHEDULERS[mode].overlapping:
-            return group
-        return group // LANES if group % LANES == 0 else None
+        per_batch = SCHEDULERS[mode].in_flight_per_batch  # PSD: two sub-batches of b
+        return group // per_batch if group % per_batch == 0 else None
 
     @property
     def groups(self) -> tuple[int, ...]:

@@ -16,8 +16,10 @@ flight) is recorded next to every figure.
 
 The older batch grid (``batch_sizes``) runs every mode at the same b, so PSD holds 2b
 requests where SD holds b; its ratios still pair rows of equal concurrency where the grid
-has them and label the rest. There, flex's groups gain ``reference`` trials: AR and SD at
-max_batch_size 2b serving exactly the flex trial's requests (kind ``reference``).
+has them and label the rest. A scheduler holds ``in_flight_per_batch`` x b requests (PSD 2,
+every other mode, flex included, 1); should flex hold more than b, its groups in the batch
+grid gain ``reference`` trials: AR and SD at flex's concurrency serving exactly the flex
+trial's requests (kind ``reference``).
 Flex learns its costs online: unless ``flex_learning`` is off, each (b, k) first gets one
 untimed full-length flex trial (its tokens/s is kept as the bar's ``cold`` figure).
 """
@@ -91,8 +93,9 @@ def plan(config: BenchConfig, peers: dict[str, bool]) -> list[TrialSpec]:
                 if b is not None and (SCHEDULERS[m].needs_drafter or k == config.ks[0]):
                     entries.append(TrialSpec(m, "scheduler", b, k if SCHEDULERS[m].needs_drafter else 0, rep,
                                              requests=c * config.requests_per_batch if by_load else None))
-            if "flex" in config.modes and not by_load:
-                entries += [TrialSpec(m, "reference", 2 * c, k if SCHEDULERS[m].needs_drafter else 0, rep,
+            flex_in_flight = SCHEDULERS["flex"].in_flight_per_batch
+            if "flex" in config.modes and not by_load and flex_in_flight > 1:
+                entries += [TrialSpec(m, "reference", flex_in_flight * c, k if SCHEDULERS[m].needs_drafter else 0, rep,
                                       requests=c * config.requests_per_batch)
                             for m in REFERENCE_MODES if SCHEDULERS[m].needs_drafter or k == config.ks[0]]
             if c == 1 and k == config.ks[0]:
@@ -206,9 +209,10 @@ class Bench:
 
     def _record(self, spec: TrialSpec, n: int, lanes: str, threads: int | None) -> dict[str, Any]:
         overlapping = spec.kind != "peer" and lanes != "inline" and spec.mode != "ar"
+        per_batch = SCHEDULERS[spec.mode].in_flight_per_batch if overlapping else 1
         return {
             "mode": spec.mode, "kind": spec.kind, "batch_size": spec.batch_size, "k": spec.k,
-            "concurrency": 2 * spec.batch_size if overlapping else spec.batch_size, "rep": spec.rep, "order": 0,
+            "concurrency": per_batch * spec.batch_size, "rep": spec.rep, "order": 0,
             "num_requests": n, "lanes": lanes, "intra_op_threads": threads,
             "threads_total": None if threads is None else threads * (2 if lanes != "inline" else 1),
             "matches_reference": None,

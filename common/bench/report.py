@@ -6,6 +6,8 @@ import os
 from collections.abc import Sequence
 from typing import Any
 
+from . import prediction
+
 
 def _f(x: float | None, fmt: str = "{:.1f}") -> str:
     return "-" if x is None else fmt.format(x)
@@ -59,8 +61,12 @@ def result_rows(results: dict[str, Any]) -> list[list[str]]:
 def _cost_lines(cm: dict[str, Any]) -> list[str]:
     lines = ["", "Cost model (docs/theory.md), fitted to the calibration:"]
     for threads, c in cm["fits"].items():
-        lines.append(f"  {threads} thread(s): T_draft(b,k) = k*({_ms(c['d0'])} + {_ms(c['d1'])}*b) ms, "
-                     f"T_verify(b,k) = {_ms(c['v0'])} + {_ms(c['v1'])}*b + {_ms(c['v2'])}*b*(k+1) ms")
+        draft = (f"{_ms(c['d0'])} + {_ms(c['d1'])}*b" if c.get("b_knot") is None else
+                 f"{_ms(c['d0'])} + {_ms(c['d1'])}*min(b,{c['b_knot']:g}) + {_ms(c['d2'])}*max(0,b-{c['b_knot']:g})")
+        rows = (f"{_ms(c['v2'])}*r" if c.get("r_knot") is None else
+                f"{_ms(c['v2'])}*min(r,{c['r_knot']:g}) + {_ms(c['v3'])}*max(0,r-{c['r_knot']:g})")
+        lines.append(f"  {threads} thread(s): T_draft(b,k) = k*({draft}) ms, "
+                     f"T_verify(b,k) = {_ms(c['v0'])} + {_ms(c['v1'])}*b + {rows} ms, r = b*(k+1)")
     lines.append(f"  PSD overhead c = {_ms(cm['overhead'])} ms/step; acceptance alpha = {cm['alpha']:.3f}; "
                  f"threads: {cm['threads']}")
     best: dict[int, list[str]] = {}
@@ -119,7 +125,8 @@ def _coop_lines(coop: dict[str, Any]) -> list[str]:
 
 
 def _flex_lines(bar: list[dict[str, Any]]) -> list[str]:
-    lines = ["", "Flex against the best fixed mode (bar: flex >= 0.95x; *: AR/SD at flex's concurrency 2b):"]
+    lines = ["", "Flex against the best fixed mode (bar: flex >= 0.95x; same concurrency: the AR, SD and PSD rows "
+                 "holding as many requests as flex):"]
     for e in bar:
         parts = []
         for name, label in (("same_concurrency", "same requests in flight"),
@@ -151,7 +158,10 @@ def render(results: dict[str, Any]) -> str:
            "=AR: share of outputs equal to AR's; mode*: a reference row at flex's concurrency (flex bar)"]
     out += _ratio_lines(results.get("ratios") or [])
     if results["cost_model"]:
-        out += _cost_lines(results["cost_model"]) + _step_table(results["results"])
+        cm = results["cost_model"]
+        out += _cost_lines(cm) + _step_table(results["results"])
+        out += prediction.lines(prediction.prediction_table(cm["calibration"], results["results"], cm["threads"],
+                                                            cm["overhead"], cm["alpha"]))
     if results.get("flex_bar"):
         out += _flex_lines(results["flex_bar"])
     if results["cooperative_verification"]:

@@ -92,7 +92,7 @@ class ServingConfig:
         unknown = [m for m in self.modes if m not in SCHEDULERS]
         if not self.modes or unknown or len(set(self.modes)) != len(self.modes):
             raise InvalidInputError(f"modes must be distinct names among {sorted(SCHEDULERS)}, got {list(self.modes)!r}")
-        split = [m for m in self.modes if SCHEDULERS[m].overlapping]
+        split = [m for m in self.modes if SCHEDULERS[m].in_flight_per_batch == LANES]
         if split and self.max_running % LANES:
             raise InvalidInputError(f"max_running must be even for {split} (two sub-batches of half), "
                                     f"got {self.max_running}")
@@ -119,7 +119,7 @@ class ServingConfig:
     def batch_size(self, mode: str) -> int:
         from ..schedulers import SCHEDULERS
 
-        return self.max_running // LANES if SCHEDULERS[mode].overlapping else self.max_running
+        return self.max_running // SCHEDULERS[mode].in_flight_per_batch  # PSD: two sub-batches of half
 
     def to_json(self) -> dict[str, Any]:
         out = asdict(self)

@@ -4,9 +4,10 @@ From measured step costs and acceptance it predicts tokens/s of AR, SD and PSD a
 best draft length. Notation (docs/theory.md derives it):
 
 - ``T_d(b, k)``: drafting k tokens for b requests = k sequential draft forwards,
-  ``T_d = k * (d0 + d1 * b)``.
+  ``T_d = k * f(b)`` with f linear in b, or piecewise linear with one knot.
 - ``T_v(b, k)``: one target forward over b requests with k + 1 positions each (plus the
-  acceptance rule), ``T_v = v0 + v1 * b + v2 * b * (k + 1)``. AR is ``T_v(b, 0)``.
+  acceptance rule), ``T_v = v0 + v1 * b + g(b * (k + 1))`` with g linear in the rows
+  verified, or piecewise linear with one knot (``CostModel``). AR is ``T_v(b, 0)``.
 - ``E[tau](alpha, k) = (1 - alpha^(k+1)) / (1 - alpha)``: tokens emitted per request per
   verification under i.i.d. acceptance alpha.
 - AR: ``b / T_v(b, 0)``. SD: ``b * E[tau] / (T_d + T_v)``.
@@ -88,14 +89,27 @@ def psd_wins(t_draft: float, t_verify: float, overhead: float = 0.0) -> bool:
 
 
 class CostModel:
-    """Least-squares fits of draft and verify cost over recent observations."""
+    """Least-squares fits of draft and verify cost over recent observations.
+
+    Forms (seconds), each fitted with non-negative slopes:
+
+    - per draft forward over b requests: ``d0 + d1 b``, or, when the data ask for it,
+      piecewise ``d0 + d1 min(b, B) + d2 max(0, b - B)`` with a knot B;
+    - verification of b requests with k draft tokens each, r = b (k + 1) rows:
+      ``v0 + v1 b + v2 r``, or piecewise ``v0 + v1 b + v2 min(r, R) + v3 max(0, r - R)``.
+
+    A CPU matrix product costs little per extra row until the rows fill the vector units
+    (concave), a GPU forward little until the device saturates (convex); one line through
+    both regimes mispredicts both. The knot is chosen among the observed sizes by least
+    squares and kept only if it beats the straight line on the Bayesian information
+    criterion (``_fit_piecewise``)."""
 
     def __init__(self, window: int = 256, overhead: float = 0.0) -> None:
         self._draft: deque[tuple[int, int, float]] = deque(maxlen=window)  # (batch, k, seconds)
         self._verify: deque[tuple[int, int, float]] = deque(maxlen=window)
         self.overhead = overhead  # PSD per-step overhead c, seconds
-        self._draft_coef: np.ndarray | None = None
-        self._verify_coef: np.ndarray | None = None
+        self._draft_fit: Piecewise | None = None
+        self._verify_fit: Piecewise | None = None
 
     @classmethod
     def from_measurements(cls, points: Iterable[dict], overhead: float = 0.0) -> CostModel:
@@ -113,43 +127,50 @@ class CostModel:
     def observe_draft(self, batch: int, k: int, seconds: float) -> None:
         if batch > 0 and k > 0 and seconds > 0:
             self._draft.append((batch, k, seconds))
-            self._draft_coef = None
+            self._draft_fit = None
 
-    def observe_verify(self, batch: int, k: int, seconds: float) -> None:
+    def observe_verify(self, batch: int, k: float, seconds: float) -> None:
         """``k`` draft tokens per request on average (0 for AR)."""
         if batch > 0 and seconds > 0:
             self._verify.append((batch, k, seconds))
-            self._verify_coef = None
+            self._verify_fit = None
 
     @property
     def ready(self) -> bool:
         return len(self._verify) >= 2 and len(self._draft) >= 2
 
     # -- costs -----------------------------------------------------------------------------
-    def t_draft(self, batch: int, k: int) -> float:
+    def _draft_model(self) -> Piecewise:
+        if self._draft_fit is None:
+            batches = np.array([b for b, _, _ in self._draft], dtype=float)
+            per_forward = np.array([s / kk for _, kk, s in self._draft], dtype=float)
+            self._draft_fit = _fit_piecewise(np.ones((len(batches), 0)), batches, per_forward)
+        return self._draft_fit
+
+    def _verify_model(self) -> Piecewise:
+        if self._verify_fit is None:
+            batches = np.array([b for b, _, _ in self._verify], dtype=float)
+            rows = np.array([b * (kk + 1) for b, kk, _ in self._verify], dtype=float)
+            seconds = np.array([s for *_, s in self._verify], dtype=float)
+            self._verify_fit = _fit_piecewise(batches.reshape(-1, 1), rows, seconds)
+        return self._verify_fit
+
+    def t_draft(self, batch: int, k: float) -> float:
         if k == 0:
             return 0.0
-        if self._draft_coef is None:
-            rows = np.array([(1.0, b) for b, _, _ in self._draft], dtype=float).reshape(-1, 2)
-            per_step = np.array([s / kk for _, kk, s in self._draft], dtype=float)
-            self._draft_coef = _fit(rows, per_step)
-        d0, d1 = self._draft_coef
-        return k * max(d0 + d1 * batch, 1e-9)
+        return k * max(self._draft_model()(np.empty(0), batch), 1e-9)
 
-    def t_verify(self, batch: int, k: int) -> float:
-        if self._verify_coef is None:
-            rows = np.array([(1.0, b, b * (kk + 1)) for b, kk, _ in self._verify], dtype=float).reshape(-1, 3)
-            self._verify_coef = _fit(rows, np.array([s for *_, s in self._verify], dtype=float))
-        v0, v1, v2 = self._verify_coef
-        return max(v0 + v1 * batch + v2 * batch * (k + 1), 1e-9)
+    def t_verify(self, batch: int, k: float) -> float:
+        return max(self._verify_model()(np.array([batch], dtype=float), batch * (k + 1)), 1e-9)
 
-    def coefficients(self) -> dict[str, float]:
-        """The fitted constants (seconds), for reports: T_d = k (d0 + d1 b),
-        T_v = v0 + v1 b + v2 b (k + 1), PSD overhead c."""
-        self.t_draft(1, 1), self.t_verify(1, 0)  # fit lazily
-        d0, d1 = (float(x) for x in self._draft_coef)  # type: ignore[union-attr]
-        v0, v1, v2 = (float(x) for x in self._verify_coef)  # type: ignore[union-attr]
-        return {"d0": d0, "d1": d1, "v0": v0, "v1": v1, "v2": v2, "c": float(self.overhead)}
+    def coefficients(self) -> dict[str, float | None]:
+        """The fitted constants (seconds), for reports: per draft forward d0 + d1 min(b, b_knot)
+        + d2 max(0, b - b_knot); verification v0 + v1 b + v2 min(r, r_knot) + v3 max(0, r - r_knot)
+        with r = b (k + 1) rows (a knot of None: one slope, d2 = d1 and v3 = v2); PSD overhead c."""
+        d, v = self._draft_model(), self._verify_model()
+        return {"d0": d.intercept, "d1": d.slopes[0], "d2": d.slopes[1], "b_knot": d.knot,
+                "v0": v.intercept, "v1": float(v.linear[0]) if len(v.linear) else 0.0,
+                "v2": v.slopes[0], "v3": v.slopes[1], "r_knot": v.knot, "c": float(self.overhead)}
 
     # -- predictions -------------------------------------------------------------------------
     def predict(self, mode: str, batch: int, k: int, alpha: float) -> Prediction:
@@ -188,6 +209,67 @@ class CostModel:
             for k in (0,) if mode == "ar" else ks:
                 candidates.append(self.predict(mode, batch, k, alpha))
         return max(candidates, key=lambda p: p.tokens_per_second)
+
+
+@dataclass
+class Piecewise:
+    """``intercept + linear . x + slopes[0] min(z, knot) + slopes[1] max(0, z - knot)``
+    (no knot: ``slopes[1] == slopes[0]``, one line in z)."""
+
+    intercept: float
+    linear: np.ndarray  # coefficients of the extra features x
+    slopes: tuple[float, float]
+    knot: float | None
+
+    def __call__(self, x: np.ndarray, z: float) -> float:
+        extra = float(np.dot(self.linear, x)) if len(self.linear) else 0.0
+        if self.knot is None:
+            return self.intercept + extra + self.slopes[0] * z
+        return self.intercept + extra + self.slopes[0] * min(z, self.knot) + self.slopes[1] * max(0.0, z - self.knot)
+
+
+MAX_KNOTS = 8  # candidate knots tried per refit (quantiles of the observed sizes)
+
+
+def _design(x: np.ndarray, z: np.ndarray, knot: float | None) -> np.ndarray:
+    cols = [np.ones(len(z)), *x.T]
+    cols += [z] if knot is None else [np.minimum(z, knot), np.maximum(0.0, z - knot)]
+    return np.column_stack(cols)
+
+
+def _fit_piecewise(x: np.ndarray, z: np.ndarray, y: np.ndarray) -> Piecewise:
+    """Fit y ~ 1 + x + (piecewise linear in z), non-negative slopes. The knot is an interior
+    observed value of z; it is kept if n log(SSE / n) + p log n (BIC) drops by more than 2
+    against the straight line, so exact or nearly linear data keep one line."""
+    n_x = x.shape[1]
+    if len(y) == 0:
+        return Piecewise(0.0, np.zeros(n_x), (0.0, 0.0), None)
+
+    def solve(knot: float | None) -> tuple[np.ndarray, float]:
+        a = _design(x, z, knot)
+        coef = _fit(a, y)
+        return coef, float(np.sum((a @ coef - y) ** 2))
+
+    coef, sse = solve(None)
+    best = (coef, sse, None)
+    values = np.unique(z)
+    interior = values[1:-1]
+    if len(interior) and len(values) >= 4 and sse > 1e-12 * float(np.sum(y**2)):
+        picks = interior if len(interior) <= MAX_KNOTS else np.unique(np.quantile(interior, np.linspace(0, 1, MAX_KNOTS), method="nearest"))
+        n = len(y)
+
+        def bic(s: float, p: int) -> float:
+            return n * np.log(max(s, 1e-300) / n) + p * np.log(n)
+
+        base = bic(sse, 2 + n_x)
+        for knot in picks:
+            c, s = solve(float(knot))
+            if bic(s, 3 + n_x) < base - 2.0 and s < best[1]:
+                best = (c, s, float(knot))
+    coef, _, knot = best
+    slope = float(coef[1 + n_x])
+    slopes = (slope, slope) if knot is None else (slope, float(coef[2 + n_x]))
+    return Piecewise(float(coef[0]), coef[1:1 + n_x].astype(float), slopes, knot)
 
 
 def _fit(x: np.ndarray, y: np.ndarray) -> np.ndarray:

@@ -86,10 +86,21 @@ class FlexSettings:
     explore_gap: float = 0.5  # probe only modes predicted within this share of the best
     decay: float = 0.9  # per-observation decay of acceptance counts
     prior_alpha: float = 0.5
-    prior_weight: float = 4.0  # pseudo-observations behind each shrunk estimate
+    prior_weight: float = 4.0  # pseudo-observations behind the global estimate (towards prior_alpha)
+    # Pseudo-observations pulling a request's estimate towards the global one: small, so that
+    # a request whose drafts are all rejected leaves a well-accepting batch's rate quickly.
+    request_prior_weight: float = 1.0
     schedule: tuple[tuple[str, int], ...] = ()  # fixed cyclic (mode, k) plan: tests, ablations
     cell_min_obs: int = 1  # predict from a measured (family, batch, length) cell after this many; 0: fit only
     cell_weight: float = 0.3  # weight of a new observation in a cell's running average
+    # Per-request draft caps: a request drafts its j-th token only if that token's expected
+    # gain beats the break-even acceptance of the step (``FlexPolicy.request_caps``); a
+    # request whose drafts keep being rejected falls to k = 0 (plain decoding) while the
+    # others keep drafting. False: every request drafts the batch's k.
+    per_request_k: bool = True
+    # Intra-op threads of sequential (SD, AR) steps; None: the cores the two PSD lanes use
+    # together (2 x intra_op_threads), or the process's count if that is larger.
+    sequential_threads: int | None = None
 
     def __post_init__(self) -> None:
         require_ints("FlexSettings.ks", self.ks, 1)
@@ -99,6 +110,9 @@ class FlexSettings:
         require_int("FlexSettings.cell_min_obs", self.cell_min_obs, 0)
         require_number("FlexSettings.cell_weight", self.cell_weight, 0, 1, low_open=True)
         require_prob("FlexSettings.prior_alpha", self.prior_alpha)
+        for name in ("prior_weight", "request_prior_weight"):
+            require_number(f"FlexSettings.{name}", getattr(self, name), 0, low_open=True)
+        require_int("FlexSettings.sequential_threads", self.sequential_threads, 1, optional=True)
         for mode, k in self.schedule:
             if mode not in FLEX_MODES or not isinstance(k, int) or k < 0:
                 raise InvalidInputError(f"FlexSettings.schedule entries must be (mode in {FLEX_MODES}, k >= 0), "
@@ -133,8 +147,10 @@ class _Counts:
 class AcceptanceTracker:
     """Running per-request and global estimates of acceptance alpha and continuation gamma."""
 
-    def __init__(self, decay: float = 0.9, prior_alpha: float = 0.5, prior_weight: float = 4.0) -> None:
+    def __init__(self, decay: float = 0.9, prior_alpha: float = 0.5, prior_weight: float = 4.0,
+                 request_prior_weight: float | None = None) -> None:
         self.decay, self.prior_alpha, self.prior_weight = decay, prior_alpha, prior_weight
+        self.request_prior_weight = prior_weight if request_prior_weight is None else request_prior_weight
         self.global_alpha, self.global_gamma = _Counts(), _Counts()
         self.alphas: dict[str, _Counts] = {}
         self.gammas: dict[str, _Counts] = {}
@@ -159,13 +175,13 @@ class AcceptanceTracker:
     def alpha(self, request_id: str | None = None) -> float:
         prior = self.global_alpha.rate(self.prior_alpha, self.prior_weight)
         counts = self.alphas.get(request_id) if request_id is not None else None
-        return prior if counts is None else counts.rate(prior, self.prior_weight)
+        return prior if counts is None else counts.rate(prior, self.request_prior_weight)
 
     def gamma(self, request_id: str | None = None) -> float:
         # No stop ever observed means no threshold: gamma = 1 exactly.
         prior = self.global_gamma.rate(1.0, self.prior_weight)
         counts = self.gammas.get(request_id) if request_id is not None else None
-        return prior if counts is None else counts.rate(prior, self.prior_weight)
+        return prior if counts is None else counts.rate(prior, self.request_prior_weight)
 
     def forget(self, request_id: str) -> None:
         self.alphas.pop(request_id, None)
@@ -176,11 +192,13 @@ def expected_draft_len(gamma: float, k: int) -> float:
     return geometric_sum(gamma, k)
 
 
-def expected_forwards(gammas: Sequence[float], k: int) -> float:
-    """E[max_i drafted length]: draft forwards for a batch that runs until its longest stops."""
+def expected_forwards(gammas: Sequence[float], k: int, caps: Sequence[int] | None = None) -> float:
+    """E[max_i drafted length]: draft forwards for a batch that runs until its longest stops
+    (request i drafts at most ``caps[i]`` tokens, default k)."""
+    caps = caps if caps is not None else [k] * len(gammas)
     total = 0.0
     for j in range(1, k + 1):
-        total += 1.0 - math.prod(1.0 - g ** (j - 1) for g in gammas)
+        total += 1.0 - math.prod(1.0 - (g ** (j - 1) if j <= c else 0.0) for g, c in zip(gammas, caps))
     return total
 
 
@@ -233,6 +251,7 @@ class Decision:
     k: int  # draft cap (0 for ar)
     reason: str  # "warmup", "explore", "hold", "switch", "schedule", "unmeasured"
     predicted: dict[str, float] = field(default_factory=dict)  # best tokens/s per mode (exploit only)
+    caps: dict[str, int] = field(default_factory=dict)  # per-request draft caps <= k (absent: k)
 
 
 class FlexPolicy:
@@ -248,7 +267,7 @@ class FlexPolicy:
         self.measured = {(f, what): 0 for f in ("overlapped", "sequential") for what in ("draft", "verify")}
         self._overhead_seen = {"overlapped": False, "sequential": False}
         s = self.settings
-        self.acceptance = AcceptanceTracker(s.decay, s.prior_alpha, s.prior_weight)
+        self.acceptance = AcceptanceTracker(s.decay, s.prior_alpha, s.prior_weight, s.request_prior_weight)
         self.cells = MeasuredCells(s.cell_weight)
         k_alt = max(1, k0 // 2) if k0 > 1 else 2
         self.warmup_plan = {"psd": (k0, k_alt, k_alt), "sd": (k0, k_alt), "ar": (0,)}
@@ -307,8 +326,10 @@ class FlexPolicy:
         self.acceptance.forget(request_id)
 
     # -- predictions --------------------------------------------------------------------
-    def predict(self, mode: str, k: int, groups: tuple[Sequence[str], Sequence[str]]) -> float:
-        """Predicted tokens/s of running ``mode`` with draft cap k on the two sub-batches."""
+    def predict(self, mode: str, k: int, groups: tuple[Sequence[str], Sequence[str]],
+                caps: dict[str, int] | None = None) -> float:
+        """Predicted tokens/s of running ``mode`` with draft cap k on the two sub-batches
+        (``caps``: per-request caps <= k, default k for every request)."""
         first, second = list(groups[0]), list(groups[1])
         ids = first + second
         n = len(ids)
@@ -317,20 +338,48 @@ class FlexPolicy:
         acc = self.acceptance
         if mode == "ar":
             return n / (self.t_verify("sequential", n, 0) + self.overhead["sequential"])
-        tokens = sum(expected_tokens(acc.alpha(r), k, acc.gamma(r)) for r in ids)
+        cap = {r: k if caps is None else min(k, caps.get(r, k)) for r in ids}
+        tokens = sum(expected_tokens(acc.alpha(r), cap[r], acc.gamma(r)) for r in ids)
         if mode == "sd":
-            step = self.t_draft("sequential", n, self._forwards(ids, k)) + self.t_verify("sequential", n,
-                                                                                         self._mean_len(ids, k))
+            step = self._draft_cost("sequential", ids, k, cap) + self.t_verify("sequential", n, self._mean_len(ids, cap))
             return tokens / (step + self.overhead["sequential"])
         if mode == "psd":
             if not first or not second:
                 raise ValueError("psd needs two non-empty sub-batches")
             c = self.overhead["overlapped"]
-            draft = {i: self.t_draft("overlapped", len(g), self._forwards(g, k)) for i, g in enumerate((first, second))}
-            verify = {i: self.t_verify("overlapped", len(g), self._mean_len(g, k)) for i, g in enumerate((first, second))}
+            draft = {i: self._draft_cost("overlapped", g, k, cap) for i, g in enumerate((first, second))}
+            verify = {i: self.t_verify("overlapped", len(g), self._mean_len(g, cap)) for i, g in enumerate((first, second))}
             cycle = max(draft[1], verify[0]) + max(draft[0], verify[1]) + 2 * c
             return tokens / cycle
         raise ValueError(f"mode must be one of {FLEX_MODES}, got {mode!r}")
+
+    def request_caps(self, mode: str, k: int, groups: tuple[Sequence[str], Sequence[str]]) -> dict[str, int]:
+        """Per-request draft caps for ``mode`` at batch cap k. A step that drafts k tokens per
+        request costs ``extra`` seconds more than an AR step of the same requests (draft and
+        the longer verification; under PSD what exceeds the AR verification in the longer
+        lane), i.e. ``extra / (n k)`` per drafted position, while a token is worth
+        ``T_ar / n``. The j-th drafted token of request i adds ``alpha_i (gamma_i alpha_i)^(j-1)``
+        expected tokens (E_i(j) - E_i(j - 1)), which falls with j, so request i drafts the
+        tokens whose gain beats the break-even ``extra / (k T_ar)``: all k when it
+        accepts well, none (k = 0, plain decoding) when its drafts keep being rejected."""
+        ids = list(groups[0]) + list(groups[1])
+        if mode == "sd" or not groups[0] or not groups[1]:
+            n = len(ids)
+            base = self.t_verify("sequential", n, 0)
+            extra = self.t_draft("sequential", n, k) + self.t_verify("sequential", n, k) - base
+        else:
+            h = max(1, round(len(ids) / 2))
+            base = self.t_verify("overlapped", h, 0)
+            extra = max(self.t_draft("overlapped", h, k), self.t_verify("overlapped", h, k)) - base
+        threshold = max(extra, 0.0) / (k * max(base, 1e-9))
+        caps = {}
+        for r in ids:
+            alpha, gamma = self.acceptance.alpha(r), self.acceptance.gamma(r)
+            cap = 0
+            while cap < k and alpha * (gamma * alpha) ** cap > threshold:
+                cap += 1
+            caps[r] = cap
+        return caps
 
     def t_verify(self, family: str, batch: int, mean_len: float) -> float:
         """Seconds of one verification: the measured cell, else the corrected fit."""
@@ -352,14 +401,20 @@ class FlexPolicy:
             return fitted
         return fitted * near[1] / fit(near[0], length)
 
-    def _forwards(self, ids: Sequence[str], k: int) -> float:
-        gammas = [self.acceptance.gamma(r) for r in ids]
-        if all(g >= 1.0 for g in gammas):
-            return float(k)
-        return expected_forwards(gammas, k)
+    def _draft_cost(self, family: str, ids: Sequence[str], k: int, cap: dict[str, int]) -> float:
+        """Seconds of drafting for the requests of ``ids`` that draft at all (cap > 0)."""
+        drafting = [r for r in ids if cap[r] > 0]
+        if not drafting:
+            return 0.0
+        caps = [cap[r] for r in drafting]
+        gammas = [self.acceptance.gamma(r) for r in drafting]
+        longest = max(caps)
+        forwards = float(longest) if all(g >= 1.0 for g in gammas) and min(caps) == longest else \
+            expected_forwards(gammas, longest, caps)
+        return self.t_draft(family, len(drafting), forwards)
 
-    def _mean_len(self, ids: Sequence[str], k: int) -> float:
-        return sum(expected_draft_len(self.acceptance.gamma(r), k) for r in ids) / len(ids)
+    def _mean_len(self, ids: Sequence[str], cap: dict[str, int]) -> float:
+        return sum(expected_draft_len(self.acceptance.gamma(r), cap[r]) for r in ids) / len(ids)
 
     def candidates(self, modes: Iterable[str]) -> list[tuple[str, int]]:
         return [(m, k) for m in modes for k in ((0,) if m == "ar" else self.ks)]
@@ -385,24 +440,34 @@ class FlexPolicy:
         eligible = [m for m in eligible if self.usable(m)]
         if not eligible:  # nothing measured yet (warm-up cut short): plain SD, which measures both
             return Decision("sd", self.num_speculative_tokens, "unmeasured")
-        scores = {c: self.predict(c[0], c[1], groups) for c in self.candidates(eligible)}
+        caps = {c: self._caps(c, groups) for c in self.candidates(eligible)}
+        # A candidate whose caps are all 0 drafts nothing: it is AR, already a candidate.
+        caps = {c: v for c, v in caps.items() if v is None or any(v.values())}
+        scores = {c: self.predict(c[0], c[1], groups, v) for c, v in caps.items()}
         best = max(scores, key=lambda c: scores[c])
-        per_mode = {m: max(v for c, v in scores.items() if c[0] == m) for m in eligible}
+        per_mode = {m: max(v for c, v in scores.items() if c[0] == m) for m in eligible if any(c[0] == m for c in scores)}
+        eligible = list(per_mode)
         probe = self._probe(eligible, per_mode, n)
         if probe is not None:
-            k = max((c for c in scores if c[0] == probe), key=lambda c: scores[c])[1]
-            return Decision(probe, k, "explore", per_mode)
+            chosen = max((c for c in scores if c[0] == probe), key=lambda c: scores[c])
+            return Decision(*chosen, "explore", per_mode, caps[chosen] or {})
         if self.current is None or self.current not in scores:
             self.current, self.streak = best, 0
-            return Decision(*best, "switch", per_mode)
+            return Decision(*best, "switch", per_mode, caps[best] or {})
         if scores[best] > scores[self.current] * (1.0 + s.margin):
             self.streak += 1
         else:
             self.streak = 0
         if self.streak >= s.patience:
             self.current, self.streak = best, 0
-            return Decision(*best, "switch", per_mode)
-        return Decision(*self.current, "hold", per_mode)
+            return Decision(*best, "switch", per_mode, caps[best] or {})
+        return Decision(*self.current, "hold", per_mode, caps[self.current] or {})
+
+    def _caps(self, candidate: tuple[str, int], groups: tuple[Sequence[str], Sequence[str]]) -> dict[str, int] | None:
+        mode, k = candidate
+        if mode == "ar" or not self.settings.per_request_k:
+            return None
+        return self.request_caps(mode, k, groups)
 
     def _probe(self, eligible: Sequence[str], per_mode: dict[str, float], n: int) -> str | None:
         """A competitive mode whose cost estimate is an extrapolation or stale, if any."""

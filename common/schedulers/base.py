@@ -55,6 +55,7 @@ class Scheduler:
     overlapping = False  # wants concurrent draft and target lanes
     options_class: type[ModeOptions] = ModeOptions  # what the mode takes beyond the config
     uses_memory = False  # takes ``memory=`` (state kept across schedulers on the same engines)
+    in_flight_per_batch = 1  # requests in flight per max_batch_size (PSD: two sub-batches)
 
     def __init__(self, target: Target, drafter: Drafter | None, config: SchedulerConfig,
                  options: ModeOptions | Mapping[str, Any] | None = None) -> None:

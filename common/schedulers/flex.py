@@ -1,7 +1,10 @@
 """Flex decoding (mode ``flex``): every step runs PSD, sequential SD or AR, as the policy says.
 
-Built on the PSD scheduler: the same two sub-batches, admission and draft store. Per step
-``FlexPolicy`` (minedraft.rules.flex_policy) picks the mode and the draft cap k:
+Built on the PSD scheduler's two sub-batches and draft store, but with the admission of
+the sequential modes: ``max_batch_size`` caps the whole running batch (both sub-batches
+together), so flex holds exactly the requests AR or SD would. Per step ``FlexPolicy``
+(minedraft.rules.flex_policy) picks the mode, the draft cap k and per-request caps <= k
+(0 for a request whose drafts keep being rejected):
 
 - ``psd``: the overlapped PSD step itself (``ParallelSpeculativeScheduler.step``);
 - ``sd``: one sequential step over *all* running requests: draft those without a stored
@@ -13,10 +16,11 @@ committed tokens, which only change when that request is verified, so it is veri
 is by whichever mode runs next (AR too: those tokens are already paid for). Engines roll
 back to the committed prefix by the usual contract.
 
-Sequential steps run inline in the scheduler's thread with the intra-op thread count the
-process had before the PSD lanes lowered it (what the ``sd`` and ``ar`` modes use), and
-overlapped steps on the lanes: torch's per-thread OpenMP settings let the count switch
-between the two regimes while both lanes are idle.
+Sequential steps run inline in the scheduler's thread with every core the two lanes use
+together (2 x ``intra_op_threads``, or the process's count before the lanes lowered it if
+that is larger; ``FlexSettings.sequential_threads`` overrides), and overlapped steps on the
+lanes: torch's per-thread OpenMP settings let the count switch between the two regimes
+while both lanes are idle.
 
 Options (``FlexOptions``): PSD's, plus the policy's ``FlexSettings`` (CLI flags
 ``--flex-margin`` etc.). The policy's measurements (draft and verify times per family,
@@ -126,12 +130,13 @@ class FlexScheduler(ParallelSpeculativeScheduler):
     options_class = FlexOptions
     options: FlexOptions
     uses_memory = True
+    in_flight_per_batch = 1  # max_batch_size caps both sub-batches together
 
     def __init__(self, target: Target, drafter: Drafter | None, config: SchedulerConfig,
                  options: FlexOptions | Mapping[str, Any] | None = None, memory: dict[Any, Any] | None = None) -> None:
-        sequential_threads = torch.get_num_threads()  # before the lanes change it
+        self._process_threads = torch.get_num_threads()  # before the lanes change it
         super().__init__(target, drafter, config, options)
-        self._threads = {"sequential": sequential_threads, "overlapped": torch.get_num_threads()}
+        self._overlapped_threads = torch.get_num_threads()
         self._regime = "overlapped"
         self.seq_lanes = LanePair("inline")
         assert self.drafter is not None
@@ -139,6 +144,7 @@ class FlexScheduler(ParallelSpeculativeScheduler):
         self.drafter = ConfidenceDrafter(self.drafter, self.draft_threshold)
         self.decisions: list[Decision] = []
         self._k = self.config.num_speculative_tokens
+        self._caps: dict[str, int] = {}
         self._mode = "psd"
         self._prefill = False
 
@@ -159,6 +165,7 @@ class FlexScheduler(ParallelSpeculativeScheduler):
         self.decisions.append(decision)
         self._mode = decision.mode
         self._k = decision.k if decision.k > 0 else self._k
+        self._caps = decision.caps
         recorded = len(self.trace.steps)
         self.drafter.calls.clear()
         self._enter(FAMILY[decision.mode])
@@ -177,11 +184,28 @@ class FlexScheduler(ParallelSpeculativeScheduler):
         super().close()
         self.trace.intervals = sorted(self.trace.intervals + self.seq_lanes.intervals(), key=lambda iv: iv.start)
 
+    def _admit(self) -> None:
+        """Newcomers join the smaller sub-batch (ties: the one drafted next) while the whole
+        running batch is below ``max_batch_size``. A newcomer in the sub-batch verified next
+        is drafted serially first if that step is PSD; SD and AR steps do not care."""
+        verify_group, next_group = self.groups[self.turn], self.groups[1 - self.turn]
+        while self.waiting and len(verify_group) + len(next_group) < self.config.max_batch_size:
+            (next_group if len(next_group) <= len(verify_group) else verify_group).append(self.waiting.popleft())
+
+    def max_draft_len(self, req: RequestState, k: int) -> int:
+        """The step's per-request cap applies on top of the usual limits (extra proposals
+        ride on a request that drafts at all)."""
+        cap = self._caps.get(req.request_id)
+        if cap is not None:
+            k = 0 if cap == 0 else min(k, cap + self.extra_proposals)
+        return super().max_draft_len(req, k)
+
     # -- sequential steps ------------------------------------------------------------------
     def _sequential_step(self, batch: list[RequestState], draft: bool) -> None:
         start = time.perf_counter()
         lanes = self.seq_lanes
-        missing = [r for r in batch if r.request_id not in self.stored] if draft else []
+        missing = [r for r in batch if r.request_id not in self.stored and self.max_draft_len(r, self.k_proposed) > 0] \
+            if draft else []
         draft_time = 0.0
         try:
             if missing:
@@ -212,12 +236,21 @@ class FlexScheduler(ParallelSpeculativeScheduler):
             block = block.truncate(select_by_confidence(block, budget))
         return block
 
+    def sequential_threads(self) -> int:
+        """Intra-op threads of SD and AR steps: the cores both lanes use together."""
+        chosen = self.policy.settings.sequential_threads
+        if chosen is not None:
+            return chosen
+        lanes = self.config.intra_op_threads
+        return max(self._process_threads, 2 * lanes if lanes and self.lanes.concurrent else 0)
+
     def _enter(self, regime: str) -> None:
         """Set the intra-op thread count of the regime (only the calling thread's OpenMP
         pool and the default for threads not yet started change; lane threads keep theirs)."""
         if regime != self._regime:
-            if self._threads[regime] != self._threads[self._regime]:
-                torch.set_num_threads(self._threads[regime])
+            threads = {"sequential": self.sequential_threads(), "overlapped": self._overlapped_threads}
+            if threads[regime] != threads[self._regime]:
+                torch.set_num_threads(threads[regime])
             self._regime = regime
 
     # -- what the policy learns ------------------------------------------------------------

@@ -34,6 +34,7 @@ def _timed(fn: Callable[..., Any]) -> Callable[..., tuple[Any, float]]:
 class ParallelSpeculativeScheduler(Scheduler):
     overlapping = True
     options_class = PSDOptions
+    in_flight_per_batch = 2
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)

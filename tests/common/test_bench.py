@@ -16,6 +16,7 @@ from minedraft.bench.harness import build_engines, plan
 from minedraft.bench.metrics import aggregate, percentile, prefill_flags, stats
 from minedraft.bench.workload import request_params
 from minedraft.cli import main
+from minedraft.schedulers import SCHEDULERS
 from minedraft.trace import StepRecord
 from minedraft.types import InvalidInputError
 
@@ -26,7 +27,7 @@ from conftest import build_pair, tiny_llama
 def _row(mode: str, b: int, k: int, tps: float, kind: str = "scheduler") -> dict:
     lat = {"mean": 1.0, "p50": 1.0, "p90": 1.5}
     return {
-        "mode": mode, "kind": kind, "batch_size": b, "k": k, "concurrency": 2 * b if mode in ("psd", "flex") else b,
+        "mode": mode, "kind": kind, "batch_size": b, "k": k, "concurrency": 2 * b if mode == "psd" else b,
         "reps": 1, "threads_total": 1, "tokens_per_second": tps, "tokens_per_second_min": tps,
         "tokens_per_second_max": tps, "decode_tokens_per_second": tps, "latency": lat, "ttft": lat,
         "acceptance_rate": None, "tokens_per_target_step": 1.0, "overlapped_share": 0.0, "step_time_over_max": None,
@@ -149,29 +150,31 @@ def test_plan_interleaves_modes_and_rotates_the_order():
     assert len(trials) == 2 * (5 + 2 + 3 + 2)
 
 
-def test_plan_adds_reference_trials_at_flex_concurrency():
+def test_plan_needs_no_reference_trials_when_flex_holds_its_max_batch_size(monkeypatch):
     config = BenchConfig(modes=("ar", "sd", "psd", "flex"), batch_sizes=(1, 4), ks=(2, 4), repeats=1, peers=False,
                          progress=False)
-    trials = plan(config, {})
-    refs = [t for t in trials if t.kind == "reference"]
-    # AR once per batch size, SD once per (b, k); both at 2b, serving the flex trial's 2b requests
+    assert SCHEDULERS["flex"].in_flight_per_batch == 1
+    assert not [t for t in plan(config, {}) if t.kind == "reference"]
+    # A flex holding two sub-batches of b would get AR and SD at its concurrency 2b.
+    monkeypatch.setattr(SCHEDULERS["flex"], "in_flight_per_batch", 2)
+    refs = [t for t in plan(config, {}) if t.kind == "reference"]
     assert sorted((t.mode, t.batch_size, t.k) for t in refs) == [
         ("ar", 2, 0), ("ar", 8, 0), ("sd", 2, 2), ("sd", 2, 4), ("sd", 8, 2), ("sd", 8, 4)]
     assert all(t.requests == t.batch_size for t in refs)  # requests_per_batch (2) x b = 2b
-    assert not [t for t in plan(BenchConfig(batch_sizes=(1,), peers=False), {}) if t.kind == "reference"]
 
 
 def test_flex_bar_compares_at_equal_batch_and_equal_concurrency():
     from minedraft.bench.analysis import flex_bar
 
-    rows = [_row("ar", 2, 0, 30.0), _row("sd", 2, 4, 20.0), _row("psd", 2, 4, 25.0), _row("flex", 2, 4, 36.0),
-            _row("ar", 4, 0, 40.0, kind="reference"), _row("sd", 4, 4, 28.0, kind="reference"),
-            _row("ar", 8, 0, 99.0)]  # a sweep row at 8 in flight: not a rival of flex at 4
+    # flex at b = 4 holds 4 requests: AR and SD at b = 4 and PSD at b = 2 hold as many.
+    rows = [_row("ar", 4, 0, 30.0), _row("sd", 4, 4, 20.0), _row("psd", 4, 4, 45.0), _row("flex", 4, 4, 36.0),
+            _row("psd", 2, 4, 40.0), _row("sd", 2, 4, 99.0),  # SD at b = 2 holds 2: no rival
+            _row("ar", 8, 0, 99.0)]
     (entry,) = flex_bar(rows)
     same_b, same_c = entry["same_batch"], entry["same_concurrency"]
-    assert (same_b["best_mode"], same_b["best_batch_size"], same_b["met"]) == ("ar", 2, True)
-    assert same_b["ratio"] == pytest.approx(36 / 30)
-    assert (same_c["best_mode"], same_c["best_batch_size"], same_c["met"]) == ("ar", 4, False)
+    assert (same_b["best_mode"], same_b["best_batch_size"], same_b["met"]) == ("psd", 4, False)
+    assert same_b["ratio"] == pytest.approx(36 / 45)
+    assert (same_c["best_mode"], same_c["best_batch_size"], same_c["met"]) == ("psd", 2, False)
     assert same_c["ratio"] == pytest.approx(36 / 40)
     rows[3]["tokens_per_second"] = 38.0  # 0.95 x 40: exactly on the bar
     assert flex_bar(rows)[0]["same_concurrency"]["met"]
@@ -185,10 +188,12 @@ def test_plan_by_requests_in_flight_gives_every_mode_the_same_load():
                          progress=False)
     trials = plan(config, {})
     got = sorted((t.mode, t.batch_size, t.requests) for t in trials)
-    # AR/SD verify c together; PSD and flex hold two sub-batches of c/2; all serve 2c requests
-    assert got == [("ar", 1, 2), ("ar", 4, 8), ("flex", 2, 8), ("psd", 2, 8), ("sd", 1, 2), ("sd", 4, 8)]
+    # AR/SD (and flex, whose cap covers both its sub-batches) hold c; PSD two sub-batches of
+    # c/2; all serve 2c requests
+    assert got == [("ar", 1, 2), ("ar", 4, 8), ("flex", 1, 2), ("flex", 4, 8), ("psd", 2, 8), ("sd", 1, 2),
+                   ("sd", 4, 8)]
     assert not [t for t in trials if t.kind == "reference"]  # AR/SD at c already are flex's rivals
-    assert skipped_note(config) == "flex, psd skipped at 1 in flight: two sub-batches need an even number of requests"
+    assert skipped_note(config) == "psd skipped at 1 in flight: two sub-batches need an even number of requests"
     assert config.grid_batch_sizes == (1, 2, 4)
     with pytest.raises(InvalidInputError, match="in_flight or batch_sizes, not both"):
         BenchConfig(in_flight=(2,), batch_sizes=(1,))
@@ -371,7 +376,7 @@ def test_report_and_compare_render_a_real_run(tiny_run, tmp_path):
     assert "1.00x" in compare_table(load_runs([out / "results.json", tmp_path / "b.json"]))
 
 
-def test_bench_with_flex_runs_reference_rows_and_reports_the_bar(tmp_path):
+def test_bench_with_flex_reports_the_bar_at_its_own_concurrency(tmp_path):
     from minedraft.bench.report import render
 
     torch.set_num_threads(1)
@@ -381,14 +386,13 @@ def test_bench_with_flex_runs_reference_rows_and_reports_the_bar(tmp_path):
                          repeats=1, max_new_tokens=4, calibrate=False, cooperative=False, peers=False,
                          out_dir=str(tmp_path), progress=False, dtype="float64")
     results = run_bench(config, engines=engines)
-    refs = {(t["mode"], t["batch_size"], t["concurrency"], t["num_requests"]) for t in results["trials"]
-            if t["kind"] == "reference"}
+    assert not [t for t in results["trials"] if t["kind"] == "reference"]
     flex = next(t for t in results["trials"] if t["mode"] == "flex")
-    assert refs == {("ar", 4, 4, 4), ("sd", 4, 4, 4)} and (flex["concurrency"], flex["num_requests"]) == (4, 4)
+    assert (flex["concurrency"], flex["num_requests"]) == (2, 4)  # max_batch_size 2 in flight, 2 x b requests
     assert all(t["errors"] == 0 and t["output_tokens"] == 4 * t["num_requests"] for t in results["trials"])
     (entry,) = results["flex_bar"]
-    assert entry["same_concurrency"]["best_batch_size"] == 4 and entry["same_batch"]["best_mode"] == "ar"
-    assert "Flex against the best fixed mode" in render(results) and "ar*" in render(results)
+    assert entry["same_concurrency"]["best_batch_size"] == 2 and entry["same_batch"]["best_mode"] == "ar"
+    assert "Flex against the best fixed mode" in render(results)
     assert load(tmp_path / "results.json")["flex_bar"] == json.loads(json.dumps(results["flex_bar"]))
     # The untimed learning trial ran first, at full length, and is reported, not counted.
     assert entry["cold"] is not None and entry["cold"] > 0 and "learning trial" in render(results)

@@ -35,8 +35,9 @@ def table(d0: float, d1: float, v0: float, v1: float, v2: float, window: int = 2
 def exact(alpha: float, ks: tuple[int, ...], overlapped: CostModel, sequential: CostModel | None = None,
           **settings) -> FlexPolicy:
     """A policy past warm-up, with one acceptance alpha for every request (no observations:
-    the prior is alpha) and no confidence stop, deciding on every call (no hysteresis)."""
-    s = dict(ks=ks, warmup=False, margin=0.0, patience=1, prior_alpha=alpha)
+    the prior is alpha) and no confidence stop, deciding on every call (no hysteresis), every
+    request drafting the batch's k (the closed forms assume it)."""
+    s = dict(ks=ks, warmup=False, margin=0.0, patience=1, prior_alpha=alpha, per_request_k=False)
     s.update(settings)
     return FlexPolicy(ks[0], FlexSettings(**s), overlapped=overlapped, sequential=sequential or overlapped)
 
@@ -204,7 +205,7 @@ def run_policy(policy: FlexPolicy, factors: list[tuple[float, float]], n: int = 
 
 
 def test_hysteresis_ignores_alternating_inputs_and_follows_persistent_ones():
-    settings = dict(ks=(4,), warmup=False, margin=0.05, patience=3, prior_alpha=0.7)
+    settings = dict(ks=(4,), warmup=False, margin=0.05, patience=3, prior_alpha=0.7, per_request_k=False)
     psd_wins, sd_wins = (0.8, 1.0), (1.0, 0.8)  # 20% apart, each way
     policy = FlexPolicy(4, FlexSettings(**settings))
     assert run_policy(policy, [psd_wins, sd_wins] * 20 + [psd_wins]) == ["psd"] * 41
@@ -220,7 +221,7 @@ def test_hysteresis_on_noisy_estimates():
     factors = [(1 + rng.uniform(-0.05, 0.05), 1 + rng.uniform(-0.05, 0.05)) for _ in range(300)]
 
     def switches(**settings) -> int:
-        policy = FlexPolicy(4, FlexSettings(ks=(4,), warmup=False, prior_alpha=0.7, **settings))
+        policy = FlexPolicy(4, FlexSettings(ks=(4,), warmup=False, prior_alpha=0.7, per_request_k=False, **settings))
         modes = run_policy(policy, factors)
         assert set(modes) <= {"psd", "sd"}
         return sum(a != b for a, b in zip(modes, modes[1:]))
@@ -310,27 +311,27 @@ def measured_policy(alpha: float, **settings) -> FlexPolicy:
     return policy
 
 
-def test_measured_cells_override_a_linear_fit_that_misleads():
+def test_measured_cells_and_the_piecewise_fit_follow_a_nonlinear_table():
     alpha, groups = 0.8, split(2)
     true = {("ar", 0): 2 / NONLINEAR_VERIFY[0]}
     for k in (1, 2, 3):
         true["sd", k] = 2 * expected_tokens(alpha, k, 1.0) / (NONLINEAR_VERIFY[k] + k * DRAFT_PER_FORWARD)
     assert max(true, key=true.get) == ("ar", 0)  # AR is best on the measured table ...
     fit_only = measured_policy(alpha, cell_min_obs=0)
-    assert fit_only.decide(groups, overlap=False).mode == "sd"  # ... but the line through it says SD
+    # The piecewise fit bends at the knot (4 rows) and agrees (a straight line says SD) ...
+    assert fit_only.decide(groups, overlap=False).mode == "ar"
+    assert fit_only.models["sequential"].coefficients()["r_knot"] == 4.0
     policy = measured_policy(alpha)
     for (mode, k), tokens_per_s in true.items():
         assert policy.predict(mode, k, groups) == pytest.approx(tokens_per_s, rel=1e-9)
     d = policy.decide(groups, overlap=False)
     assert (d.mode, d.k) == ("ar", 0)
     # A batch size never measured: the fit, corrected by measured / fitted at the nearest
-    # measured batch size (here N = 2) for the same length; AR still wins there.
+    # measured batch size (here N = 2) for the same length.
     fit = policy.models["sequential"]
     for k in (0, 1, 3):
         want = fit.t_verify(6, k) * NONLINEAR_VERIFY[k] / fit.t_verify(2, k)
         assert policy.t_verify("sequential", 6, float(k)) == pytest.approx(want, rel=1e-9)
-    assert policy.decide(split(6), overlap=False).mode == "ar"
-    assert fit_only.decide(split(6), overlap=False).mode == "sd"
     # No measured cell at that length at all: the fit alone.
     assert policy.t_verify("sequential", 6, 5.0) == pytest.approx(fit.t_verify(6, 5))
 

@@ -126,7 +126,8 @@ def test_in_process_serving_answers_every_request_with_ar_greedy_tokens(engines,
     saved = load_serving(tmp_path / "serving.json")
     assert saved["runs"][0]["ttft"].keys() == {"mean", "p50", "p90", "p99"} and (tmp_path / "serving.png").exists()
     assert "UNEQUAL CORES" in render_serving(results)  # 1 thread for AR/SD against PSD's 2 lanes x 1
-    assert {r["batch_size"] for r in results["runs"] if r["mode"] in ("psd", "flex")} == {2}
+    assert {r["batch_size"] for r in results["runs"] if r["mode"] == "psd"} == {2}  # two sub-batches of 2
+    assert {r["batch_size"] for r in results["runs"] if r["mode"] == "flex"} == {4}  # its cap covers both
     assert {r["mode"]: r["k"] for r in results["runs"]} == {"ar": 0, "sd": 2, "psd": 2, "flex": 2}
 
 

@@ -19,7 +19,7 @@ import torch
 from minedraft import RequestState, SamplingParams, SchedulerConfig, create_scheduler
 from minedraft.rules.flex_policy import FlexPolicy, FlexSettings
 
-from conftest import PROMPTS, build_pair, generate, tiny_llama
+from conftest import PROMPTS, build_pair, chi2_pvalue, exact_two_token_marginals, generate, tiny_llama
 
 MAX_NEW = [24, 9, 17, 30, 5, 12]
 SWITCHY = (("psd", 3), ("psd", 1), ("sd", 4), ("ar", 0), ("psd", 5), ("ar", 0), ("sd", 2), ("psd", 2), ("sd", 5))
@@ -153,3 +153,31 @@ def test_sequential_steps_run_inline_with_the_thread_count_of_the_sequential_mod
     assert [r.output_ids for r in reqs] == [ref[:6] for ref in ar_reference]
     assert {threads for inline, threads in seen if inline} == {2}
     assert {threads for inline, threads in seen if not inline} == {1}
+
+
+def test_sampled_outputs_follow_the_target_distribution_through_forced_switches(models):
+    """A perturbed draft (acceptance ~0.4) and a schedule that switches mode every step: the
+    first two tokens of each request are often emitted under different modes, and both
+    follow the target's exact marginals."""
+    target, close = models
+    pair = build_pair(target, close, max_batch_size=64)
+    params = SamplingParams(temperature=0.9, top_k=24, max_new_tokens=2)
+    prompt, n = [5, 6, 7], 2000
+    config = SchedulerConfig(num_speculative_tokens=3, max_batch_size=64, lanes="threads", intra_op_threads=1,
+                             eos_token_ids=pair.eos_token_ids)
+    sched = create_scheduler("flex", pair.target, pair.drafter, config)
+    sched.policy = FlexPolicy(3, FlexSettings(schedule=SWITCHY))
+    torch.manual_seed(2024)
+    reqs = [RequestState(prompt_ids=list(prompt), params=params) for _ in range(n)]
+    try:
+        for r in reqs:
+            sched.add_request(r)
+        while sched.has_unfinished():
+            sched.step()
+    finally:
+        sched.close()
+    assert {s.mode for s in sched.trace.steps} == {"flex:psd", "flex:sd", "flex:ar"}
+    assert all(r.error is None and len(r.output_ids) == 2 for r in reqs)
+    p1, p2 = exact_two_token_marginals(target, prompt, params)
+    assert chi2_pvalue([r.output_ids[0] for r in reqs], p1) > 1e-3
+    assert chi2_pvalue([r.output_ids[1] for r in reqs], p2) > 1e-3

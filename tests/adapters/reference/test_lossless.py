@@ -10,11 +10,10 @@ import copy
 
 import pytest
 import torch
-from scipy.stats import chisquare
 
 from minedraft import RequestState, SamplingParams, SchedulerConfig, create_scheduler
 
-from conftest import PROMPTS, build_pair, generate, tiny_llama
+from conftest import PROMPTS, build_pair, chi2_pvalue, exact_two_token_marginals, generate, tiny_llama
 
 MAX_NEW = [24, 9, 17, 30, 5, 12]
 
@@ -104,35 +103,6 @@ def test_requests_joining_and_cancelled_mid_run(models, ar_reference, mode):
     assert not pair.target.runner.slot_of and not pair.drafter.runner.slot_of
 
 
-def _exact_two_token_marginals(target, prompt, params):
-    """p(t1) and p(t2) = sum_t1 p(t1) p(t2 | t1) under the processed target distribution."""
-    from minedraft.sampling import processed_probs, row_params
-
-    t, k, p = row_params([params])
-    with torch.no_grad():
-        logits = target(torch.tensor([prompt])).logits[0, -1:]
-        p1 = processed_probs(logits, t, k, p)[0]
-        support = p1.nonzero().squeeze(-1)
-        batch = torch.tensor([prompt + [int(x)] for x in support])
-        cond = processed_probs(target(batch).logits[:, -1], t.repeat(len(support)), k.repeat(len(support)),
-                               p.repeat(len(support)))
-    p2 = (p1[support].unsqueeze(-1).double() * cond.double()).sum(0)
-    return p1.double(), p2
-
-
-def _chi2_pvalue(samples: list[int], probs: torch.Tensor) -> float:
-    counts = torch.bincount(torch.tensor(samples), minlength=len(probs)).double()
-    expected = probs * len(samples)
-    assert counts[probs == 0].sum() == 0
-    big = expected >= 5  # pool rare tokens into one bin
-    obs, exp = counts[big], expected[big]
-    if expected[~big].sum() > 0:
-        obs = torch.cat([obs, counts[~big].sum(0, keepdim=True)])
-        exp = torch.cat([exp, expected[~big].sum(0, keepdim=True)])
-    exp = exp * obs.sum() / exp.sum()
-    return float(chisquare(obs.numpy(), exp.numpy()).pvalue)
-
-
 @pytest.mark.parametrize("mode", ["sd", "psd"])
 def test_sampled_outputs_follow_target_distribution(models, mode):
     target, _, close = models
@@ -142,9 +112,9 @@ def test_sampled_outputs_follow_target_distribution(models, mode):
     n = 3000
     torch.manual_seed(2024)
     outs, _ = generate(pair, mode, [prompt] * n, params, num_speculative_tokens=3, max_batch_size=64)
-    p1, p2 = _exact_two_token_marginals(target, prompt, params)
-    assert _chi2_pvalue([o.token_ids[0] for o in outs], p1) > 1e-3
-    assert _chi2_pvalue([o.token_ids[1] for o in outs], p2) > 1e-3
+    p1, p2 = exact_two_token_marginals(target, prompt, params)
+    assert chi2_pvalue([o.token_ids[0] for o in outs], p1) > 1e-3
+    assert chi2_pvalue([o.token_ids[1] for o in outs], p2) > 1e-3
 
 
 @pytest.mark.parametrize("mode", ["sd", "psd"])

@@ -169,4 +169,47 @@ def test_a_model_without_draft_observations_still_predicts_ar():
     model = CostModel.from_measurements([{"batch": b, "k": 0, "t_draft": None, "t_verify": t_v(b, 0)} for b in (1, 4)])
     assert model.coefficients()["d0"] == 0.0 and model.coefficients()["d1"] == 0.0
     assert model.predict("ar", 2, 0, 0.0).tokens_per_second == pytest.approx(2 / t_v(2, 0))
-    assert CostModel().coefficients() == {"d0": 0.0, "d1": 0.0, "v0": 0.0, "v1": 0.0, "v2": 0.0, "c": 0.0}
+    assert CostModel().coefficients() == {"d0": 0.0, "d1": 0.0, "d2": 0.0, "b_knot": None, "v0": 0.0, "v1": 0.0,
+                                          "v2": 0.0, "v3": 0.0, "r_knot": None, "c": 0.0}
+
+
+def piecewise_verify(b: int, k: int, knot: float = 8.0, s1: float = 0.004, s2: float = 0.0005) -> float:
+    """A CPU-like verification: rows r = b (k + 1) cost s1 each up to the knot, s2 after."""
+    r = b * (k + 1)
+    return V0 + V1 * b + s1 * min(r, knot) + s2 * max(0.0, r - knot)
+
+
+def test_piecewise_fit_recovers_knot_and_slopes():
+    rng = random.Random(3)
+    points = [{"batch": b, "k": k, "t_draft": None, "t_verify": piecewise_verify(b, k) * (1 + 0.002 * rng.uniform(-1, 1))}
+              for b, k in itertools.product((1, 2, 4, 8, 16, 32), (0, 1, 2, 4))]
+    model = CostModel.from_measurements(points)
+    coef = model.coefficients()
+    assert coef["r_knot"] == 8.0
+    assert coef["v2"] == pytest.approx(0.004, rel=0.05) and coef["v3"] == pytest.approx(0.0005, rel=0.1)
+    for b, k in itertools.product((1, 3, 8, 24, 32), (0, 2, 3)):
+        assert model.t_verify(b, k) == pytest.approx(piecewise_verify(b, k), rel=0.01)
+    # A straight line through the same points is off by far more somewhere.
+    line = CostModel.from_measurements([p for p in points if p["batch"] * (p["k"] + 1) > 8])
+    assert max(abs(line.t_verify(b, 0) / piecewise_verify(b, 0) - 1) for b in (1, 2)) > 0.2
+
+
+def test_piecewise_draft_fit_captures_a_convex_batch_cost():
+    def per_forward(b: int) -> float:  # flat until the device saturates at b = 8, then linear
+        return 0.002 + 0.0001 * min(b, 8) + 0.001 * max(0, b - 8)
+
+    model = CostModel()
+    for b, k in itertools.product((1, 2, 4, 8, 12, 16, 24, 32), (1, 3)):
+        model.observe_draft(b, k, k * per_forward(b))
+    coef = model.coefficients()
+    assert coef["b_knot"] == 8.0 and coef["d2"] == pytest.approx(0.001, rel=1e-6)
+    for b in (1, 5, 8, 20, 32):
+        assert model.t_draft(b, 4) == pytest.approx(4 * per_forward(b), rel=1e-6)
+
+
+def test_linear_data_keeps_one_line():
+    model = synthetic_model(noise=0.01, seed=2)
+    coef = model.coefficients()
+    assert coef["r_knot"] is None and coef["b_knot"] is None
+    assert coef["v3"] == coef["v2"] and coef["d2"] == coef["d1"]
+    assert model.t_verify(8, 4) == pytest.approx(t_v(8, 4), rel=0.05)
