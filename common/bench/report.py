@@ -166,11 +166,18 @@ def render(results: dict[str, Any]) -> str:
         out += _flex_lines(results["flex_bar"])
     if results["cooperative_verification"]:
         out += _coop_lines(results["cooperative_verification"])
+    out += footer_lines(results)
+    return "\n".join(out)
+
+
+def footer_lines(results: dict[str, Any]) -> list[str]:
+    """The run's conditions, notes and files: the last lines of every report."""
     cond = results["conditions"]
-    out += ["", f"Conditions: load average {cond.get('loadavg_start')} -> {cond.get('loadavg_end')}, "
-                f"{results['hardware'].get('cpu_affinity') or results['hardware'].get('cpu_count')} cores, "
-                f"{cond.get('wall_seconds', 0):.0f} s"]
+    out = ["", f"Conditions: load average {cond.get('loadavg_start')} -> {cond.get('loadavg_end')}, "
+               f"{results['hardware'].get('cpu_affinity') or results['hardware'].get('cpu_count')} cores, "
+               f"{cond.get('wall_seconds', 0):.0f} s"]
     out += [f"note: {n}" for n in results["notes"]]
     if results["files"]:
-        out.append("files: " + ", ".join(os.path.join(cfg["out_dir"], f) for f in results["files"].values()))
-    return "\n".join(out)
+        out.append("files: " + ", ".join(os.path.join(results["config"]["out_dir"], f)
+                                         for f in results["files"].values()))
+    return out

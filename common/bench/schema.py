@@ -12,6 +12,7 @@ import os
 import platform
 import sys
 import time
+from collections.abc import Callable
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -96,8 +97,9 @@ def validate(results: Any) -> dict:
     return results
 
 
-def save(results: dict, path: str | Path) -> Path:
-    validate(results)
+def save(results: dict, path: str | Path, check: Callable[[dict], dict] = validate) -> Path:
+    """Validate with ``check``, then write atomically (a temporary file renamed into place)."""
+    check(results)
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(path.suffix + ".tmp")
@@ -106,7 +108,8 @@ def save(results: dict, path: str | Path) -> Path:
     return path
 
 
-def load(path: str | Path) -> dict:
+def load(path: str | Path, check: Callable[[dict], dict] = validate) -> dict:
+    """Read a results file and validate it with ``check``; errors name the file."""
     path = Path(path)
     try:
         data = json.loads(path.read_text())
@@ -115,7 +118,7 @@ def load(path: str | Path) -> dict:
     except json.JSONDecodeError as exc:
         raise InvalidInputError(f"results file {str(path)!r} is not JSON: {exc}") from exc
     try:
-        return validate(data)
+        return check(data)
     except InvalidInputError as exc:
         raise InvalidInputError(f"{path}: {exc}") from exc
 
@@ -219,24 +222,8 @@ def validate_serving(results: Any) -> dict:
 
 
 def save_serving(results: dict, path: str | Path) -> Path:
-    validate_serving(results)
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text(json.dumps(results, indent=1, allow_nan=False))
-    tmp.replace(path)
-    return path
+    return save(results, path, check=validate_serving)
 
 
 def load_serving(path: str | Path) -> dict:
-    path = Path(path)
-    try:
-        data = json.loads(path.read_text())
-    except FileNotFoundError as exc:
-        raise InvalidInputError(f"results file {str(path)!r} does not exist") from exc
-    except json.JSONDecodeError as exc:
-        raise InvalidInputError(f"results file {str(path)!r} is not JSON: {exc}") from exc
-    try:
-        return validate_serving(data)
-    except InvalidInputError as exc:
-        raise InvalidInputError(f"{path}: {exc}") from exc
+    return load(path, check=validate_serving)

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 from .plots import _pyplot, mode_colors
-from .report import table
+from .report import footer_lines, table
 from .serving_metrics import rate_label
 
 HEADERS = ("mode", "rate", "done/err", "req/s", "out tok/s", "TTFT p50/p90/p99 ms", "TPOT p50/p90/p99 ms",
@@ -38,7 +37,7 @@ def _load_line(cfg: dict[str, Any]) -> str:
         return f"transport: HTTP {cfg['base_url']} /v1/completions (stream); the server decides batching and cores"
     cores = {True: "equal cores", False: "UNEQUAL CORES", None: "no lane mode"}[cfg.get("equal_cores")]
     return (f"transport: in-process; every mode: the same requests and arrival times, at most {cfg['max_running']} "
-            f"in flight (PSD/flex: two sub-batches of {cfg['max_running'] // 2}); threads AR/SD "
+            f"in flight (PSD: two sub-batches of {cfg['max_running'] // 2}); threads AR/SD "
             f"{cfg['sequential_threads']}, PSD {cfg['lane_threads']} per lane ({cores})")
 
 
@@ -60,13 +59,7 @@ def render_serving(results: dict[str, Any]) -> str:
            "to AR's at the same rate"]
     errors = [(r["mode"], rate_label(r["request_rate"]), m) for r in results["runs"] for m in r["error_messages"]]
     out += [f"error: {mode} at {rate}: {m}" for mode, rate, m in errors]
-    cond = results["conditions"]
-    out += ["", f"Conditions: load average {cond.get('loadavg_start')} -> {cond.get('loadavg_end')}, "
-                f"{results['hardware'].get('cpu_affinity') or results['hardware'].get('cpu_count')} cores, "
-                f"{cond.get('wall_seconds', 0):.0f} s"]
-    out += [f"note: {n}" for n in results["notes"]]
-    if results["files"]:
-        out.append("files: " + ", ".join(os.path.join(cfg["out_dir"], f) for f in results["files"].values()))
+    out += footer_lines(results)
     return "\n".join(out)
 
 
