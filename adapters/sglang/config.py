@@ -31,10 +31,11 @@ ENV_LANES = "MINEDRAFT_SGLANG_LANES"
 ENV_DRAFT_DEVICE = "MINEDRAFT_SGLANG_DRAFT_DEVICE"
 ENV_SLACK = "MINEDRAFT_SGLANG_SLACK"
 ENV_STATS_FILE = "MINEDRAFT_SGLANG_STATS_FILE"
+ENV_LANE_THREADS = "MINEDRAFT_SGLANG_LANE_THREADS"
 
 # Lane kinds the SGLang worker runs (minedraft.lanes vocabulary; its aliases are accepted).
 # "devices" is not among them: SGLang's draft worker shares the target's KV allocator.
-LANES = ("cuda_streams", "inline")
+LANES = ("cuda_streams", "threads", "inline")
 DEFAULT_LANES = {"cuda": "cuda_streams", "cpu": "inline"}  # by device type, when unset
 DEFAULT_NUM_STEPS = 3  # draft tokens per request per round; SGLang's num_draft_tokens = steps + 1
 DEFAULT_MAX_RUNNING_REQUESTS = 48  # what SGLang picks for STANDALONE
@@ -44,9 +45,13 @@ DEFAULT_MAX_RUNNING_REQUESTS = 48  # what SGLang picks for STANDALONE
 class WorkerOptions:
     """Options read from the environment of the scheduler process."""
 
-    # "cuda_streams": draft on a second CUDA stream of the target GPU; "inline": same
-    # schedule, no overlap. None (unset): cuda_streams on a CUDA device, inline on CPU.
+    # "cuda_streams": draft on a second CUDA stream of the target GPU; "threads": draft on a
+    # second thread (CPU: each lane with its own intra-op threads); "inline": same schedule,
+    # no overlap. None (unset): cuda_streams on a CUDA device, inline on CPU.
     lanes: str | None = None
+    # threads lane: torch intra-op threads of each lane during a PSD call (None: half of
+    # the process's, at least 1), so both lanes together use the cores STANDALONE would.
+    lane_threads: int | None = None
     draft_device: str = "same"  # only the target's GPU is supported in this release
     slack: int = 1  # sub-batch imbalance tolerated before a sequential draft (plan_split)
     stats_file: str | None = None  # where the worker writes its counters after each call
@@ -61,13 +66,6 @@ def options_from_env(environ: Mapping[str, str] | None = None) -> WorkerOptions:
         lanes = canonical_lane(raw_lanes, field=ENV_LANES)
     except ValueError as exc:
         raise InvalidInputError(str(exc)) from None
-    if lanes == "threads":
-        raise InvalidInputError(
-            f"{ENV_LANES}=threads is not supported by the SGLang adapter: SGLang 0.5.23 keeps the "
-            "active forward context (the attention backend a model's layers use) in a process-wide "
-            "global (sglang.srt.model_executor.forward_context), so a draft forward on a second "
-            "thread would switch the target's layers to the draft's backend mid-forward; use inline"
-        )
     if lanes not in LANES:
         raise InvalidInputError(
             f"{ENV_LANES}={raw_lanes!r} is not supported by the SGLang adapter (one of {LANES}): "
@@ -88,7 +86,9 @@ def _rest_of_options(env: Mapping[str, str], lanes: str | None) -> WorkerOptions
         )
     slack = _int_env(env, ENV_SLACK, 1, minimum=0)
     stats_file = env.get(ENV_STATS_FILE, "").strip() or None
-    return WorkerOptions(lanes=lanes, draft_device=device, slack=slack, stats_file=stats_file)
+    lane_threads = _int_env(env, ENV_LANE_THREADS, None, minimum=1)
+    return WorkerOptions(lanes=lanes, draft_device=device, slack=slack, stats_file=stats_file,
+                         lane_threads=lane_threads)
 
 
 def write_stats(path: str, counters: Mapping[str, int], store_stats: Any) -> None:

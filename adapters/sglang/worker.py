@@ -9,8 +9,10 @@ One decode call of SGLang's synchronous scheduler (``forward_batch_generation``)
 ``first'`` is ``first`` after its verification; its drafts are kept in a ``DraftStore``
 keyed by request id and stamped with the committed KV length, and verified at the next
 call, so the draft of one sub-batch runs while the target verifies the other. The draft
-lane is a second CUDA stream of the target's GPU (``MINEDRAFT_SGLANG_LANES=cuda_streams``) or
-the same stream (``inline``: identical schedule, no overlap). Drafting, verification,
+lane is a second CUDA stream of the target's GPU (``MINEDRAFT_SGLANG_LANES=cuda_streams``), a
+second thread with its own torch intra-op threads (``threads``: the CPU lane; SGLang's
+forward context is made per thread, see ``forward_context_per_thread``) or the same stream
+(``inline``: identical schedule, no overlap). Drafting, verification,
 draft-extend, KV pools, CUDA graphs and sampling kernels are SGLang's own (the STANDALONE
 worker's ``draft``, ``verify`` and ``_draft_extend_for_decode``); only the order and the
 sub-batches are MineDraft's. Every request receives at least one token per call.
@@ -26,6 +28,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
 from collections import Counter
 from concurrent.futures import Future
 from typing import Any
@@ -37,12 +40,14 @@ from sglang.srt.speculative.eagle_worker_common import build_eagle_verify_input,
 from sglang.srt.speculative.spec_utils import draft_tp_context
 from sglang.srt.speculative.standalone_worker_v2 import StandaloneWorkerV2
 
+from minedraft.lanes import ThreadLane
 from minedraft.psd_state import DraftStore, plan_split
 
 from .batching import assemble_tokens, has_penalties, merge_results, row_keys, shared_workspaces, sub_batch
-from .config import DEFAULT_LANES, options_from_env, write_stats
+from .config import DEFAULT_LANES, ENV_LANE_THREADS, options_from_env, write_stats
 
 logger = logging.getLogger(__name__)
+_NO_COPY = "SGLANG_EAGER_INPUT_NO_COPY"
 
 
 class MineDraftWorker(StandaloneWorkerV2):
@@ -54,7 +59,12 @@ class MineDraftWorker(StandaloneWorkerV2):
         self.store: DraftStore = DraftStore()
         self.psd_stats: Counter = Counter()
         self._side_stream = None
+        self._draft_thread: ThreadLane | None = None
         self.lanes = self.options.lanes or DEFAULT_LANES.get(torch.device(self.device).type, "inline")
+        if self.lanes in ("threads", "cuda_streams"):
+            self._own_forward_inputs()
+        if self.lanes == "threads":
+            self._start_draft_thread(server_args)
         if self.lanes == "cuda_streams":
             if not (torch.cuda.is_available() and str(self.device).startswith("cuda")):
                 raise RuntimeError(
@@ -78,6 +88,57 @@ class MineDraftWorker(StandaloneWorkerV2):
                 "workspace (e.g. --attention-backend fa3 or triton) or set MINEDRAFT_SGLANG_LANES=inline"
             )
 
+    def _own_forward_inputs(self) -> None:
+        """Each eager forward reads its own batch's tensors (``SGLANG_EAGER_INPUT_NO_COPY``).
+
+        SGLang's eager runners copy every forward's inputs (input ids, positions, KV write
+        locations, ...) into static buffers that one process-wide pool shares between the
+        target's and the draft's model runners. A draft forward overlapping a target
+        forward would then overwrite the target's inputs mid-forward (seen on CPU with the
+        threads lane: wrong tokens in every request)."""
+        if os.environ.get(_NO_COPY, "1").strip().lower() in ("0", "false", "no"):
+            raise RuntimeError(f"MINEDRAFT_SGLANG_LANES={self.lanes} needs {_NO_COPY}=1 (overlapping forwards must "
+                               f"not share SGLang's eager input buffers); got {_NO_COPY}={os.environ[_NO_COPY]!r}")
+        os.environ[_NO_COPY] = "1"  # read at every forward, by this process only
+
+    def _start_draft_thread(self, server_args: Any) -> None:
+        """The threads lane: a draft thread, each lane with ``lane_threads`` intra-op threads
+        during a PSD call, and SGLang's forward context per thread."""
+        from .forward_context_per_thread import make_forward_context_per_thread
+
+        # The draft thread runs outside SGLang's draft TP and MoE-backend contexts (they swap
+        # process-wide settings, which two threads would interleave): fine only without TP and MoE.
+        hf_config = self.draft_worker.draft_runner.model_config.hf_config
+        experts = [a for a in ("num_experts", "num_local_experts", "n_routed_experts") if getattr(hf_config, a, None)]
+        # Graph runners replay from static buffers of their own, shared in the same way.
+        if not server_args.disable_cuda_graph:
+            raise RuntimeError("MINEDRAFT_SGLANG_LANES=threads needs graph capture off (--disable-cuda-graph): "
+                               "graph replays of target and draft would share input buffers; use inline")
+        if self.draft_worker.parallel_layout.tp_group is not None or experts:
+            raise RuntimeError(
+                "MINEDRAFT_SGLANG_LANES=threads needs --tp-size 1 and a draft model without experts "
+                f"(got draft tensor parallelism: {self.draft_worker.parallel_layout.tp_group is not None}, "
+                f"expert fields: {experts}); use cuda_streams or inline"
+            )
+        make_forward_context_per_thread()
+        self._all_threads = torch.get_num_threads()
+        self._lane_threads = self.options.lane_threads or max(1, self._all_threads // 2)
+        if self._lane_threads > self._all_threads:
+            raise RuntimeError(f"{ENV_LANE_THREADS}={self._lane_threads} exceeds the process's "
+                               f"{self._all_threads} torch threads")
+        self._draft_thread = ThreadLane("draft")
+        self._draft_thread.submit("threads", torch.set_num_threads, self._lane_threads).result()
+
+    def _lane_threads_scope(self):
+        """The target lane's intra-op threads during a PSD call (threads lane), restored
+        after: prefill and STANDALONE fallbacks keep every thread."""
+        if self._draft_thread is None:
+            return contextlib.nullcontext()
+        stack = contextlib.ExitStack()
+        torch.set_num_threads(self._lane_threads)
+        stack.callback(torch.set_num_threads, self._all_threads)
+        return stack
+
     # -- entry point ---------------------------------------------------------------------
     def forward_batch_generation(self, batch, on_publish=None, grammar_barrier=None, pp_proxy_tensors=None):
         reason = self._fallback_reason(batch, on_publish, pp_proxy_tensors)
@@ -87,7 +148,8 @@ class MineDraftWorker(StandaloneWorkerV2):
                 batch, on_publish=on_publish, grammar_barrier=grammar_barrier, pp_proxy_tensors=pp_proxy_tensors
             )
         else:
-            result = self._psd_decode(batch)
+            with self._lane_threads_scope():
+                result = self._psd_decode(batch)
         self._publish_stats()
         return result
 
@@ -143,15 +205,18 @@ class MineDraftWorker(StandaloneWorkerV2):
             return merge_results(parts, self.speculative_num_draft_tokens)
         first_next = self._advance(first, result_first)  # host sync: `first`'s verification only
         first_next_ready = self._mark_target_lane()
+        # `first` drafts for the next call while the target verifies `second`: a draft
+        # thread starts now; a CUDA stream launches after the verification is queued.
+        pending_next = self._on_draft_lane(self._draft, first_next) if self._draft_thread else None
 
         tokens_second = pending_second.result()
         self._target_lane_waits(second_ready)
         result_second = self._verify_and_extend(second, tokens_second)
         parts.append((plan.second, result_second))
-        # `first` drafts for the next call while the target verifies `second` (kernels
-        # launch asynchronously: the verification is already queued on the target lane).
-        self._draft_lane_waits(first_next_ready)
-        next_tokens = self._on_draft_lane(self._draft, first_next).result()
+        if pending_next is None:
+            self._draft_lane_waits(first_next_ready)
+            pending_next = self._on_draft_lane(self._draft, first_next)
+        next_tokens = pending_next.result()
         if self._side_stream is not None:
             torch.cuda.current_stream().wait_stream(self._side_stream)
         next_keys, next_stamps = row_keys(first_next)
@@ -177,7 +242,8 @@ class MineDraftWorker(StandaloneWorkerV2):
         reading at the same moment. The verify input is built on the target lane instead.
         """
         dw = self.draft_worker
-        with self._draft_contexts():
+        # On the draft thread, outside the draft contexts (see _start_draft_thread).
+        with contextlib.nullcontext() if self._draft_thread else self._draft_contexts():
             forward_batch, can_run_graph, _ = prepare_for_draft(
                 sub.spec_info, dw.req_to_token_pool, sub, dw.cuda_graph_runner, dw.draft_runner, self.topk,
                 self.speculative_num_steps, target_translator=self.target_worker.model_runner.kv_index_translator,
@@ -237,8 +303,11 @@ class MineDraftWorker(StandaloneWorkerV2):
         return stack
 
     def _on_draft_lane(self, fn, *args) -> Future:
-        """Run ``fn`` on the draft lane: under the draft stream (``cuda_streams``) or
-        plainly (``inline``); the future is done on return, its kernels maybe not."""
+        """Run ``fn`` on the draft lane: on the draft thread (``threads``: the future is
+        pending), under the draft stream (``cuda_streams``) or plainly (``inline``); for
+        the last two the future is done on return, its kernels maybe not."""
+        if self._draft_thread is not None:
+            return self._draft_thread.submit("draft", fn, *args)
         done: Future = Future()
         with self._draft_stream():
             done.set_result(fn(*args))

@@ -12,6 +12,7 @@ import torch
 
 from minedraft.bench import BenchConfig, load, run_bench, save, validate
 from minedraft.bench.compare import compare_table, load_runs
+from minedraft.bench.external import ExternalTrial, results_document
 from minedraft.bench.harness import build_engines, plan
 from minedraft.bench.metrics import aggregate, percentile, prefill_flags, stats
 from minedraft.bench.workload import request_params
@@ -451,3 +452,47 @@ def test_bench_by_requests_in_flight_compares_equal_load_end_to_end(tmp_path):
     assert any(n.startswith("psd skipped at 1 in flight") for n in results["notes"])
     assert "PSD/SD at 2 in flight, k=2 (PSD b=1, SD b=2), 2 threads each" in render(results)
     assert load(tmp_path / "results.json")["ratios"] == json.loads(json.dumps(results["ratios"]))
+
+
+# -- another engine's trials (minedraft.bench.external) ----------------------------------------
+def _engine_trial(mode: str, k: int, c: int, rep: int, wall: float, proposed: int | None = None) -> ExternalTrial:
+    return ExternalTrial(mode=mode, k=k, concurrency=c, rep=rep, token_counts=[8] * c,
+                         latencies=[wall] * c, ttfts=[wall / 8] * c, wall_time=wall, threads_total=2,
+                         proposed=proposed, accepted=None if proposed is None else proposed // 2)
+
+
+def _engine_doc() -> dict:
+    trials = [_engine_trial("AR", 0, 2, rep, 1.0 + rep) for rep in (0, 1, 2)]  # medians: wall 2.0 -> 8 tok/s
+    trials += [_engine_trial("STANDALONE", 2, 2, 0, 0.5, proposed=8), _engine_trial("MINEDRAFT", 2, 2, 0, 0.25, proposed=8)]
+    return results_document(trials, backend="sglang", label="sglang cpu", command="bench",
+                            engines={"target": "t", "draft": "d"})
+
+
+def test_engine_trials_become_schema_rows_at_equal_load():
+    doc = _engine_doc()
+    rows = {(r["mode"], r["batch_size"], r["k"]): r for r in doc["results"]}
+    assert set(rows) == {("ar", 2, 0), ("sd", 2, 2), ("psd", 1, 2)}  # PSD: two sub-batches of c / 2
+    assert rows[("ar", 2, 0)]["reps"] == 3 and rows[("ar", 2, 0)]["tokens_per_second"] == pytest.approx(8.0)
+    assert rows[("psd", 1, 2)]["concurrency"] == 2 and rows[("psd", 1, 2)]["acceptance_rate"] == 0.5
+    ratio = next(p for p in doc["ratios"] if p["numerator"] == "psd" and p["denominator"] == "sd")
+    assert ratio["equal_load"] and ratio["equal_cores"] and ratio["ratio"] == pytest.approx(2.0)
+
+
+def test_compare_puts_an_engine_beside_a_bench_run(tmp_path):
+    bench = synthetic_results("reference")
+    engine = _engine_doc()
+    text = compare_table(load_runs([save(bench, tmp_path / "a.json"), save(engine, tmp_path / "b.json")]))
+    assert "[2] sglang cpu: sglang" in text
+    line = next(row for row in text.splitlines() if row.split()[:3] == ["ar", "2", "0"])
+    assert "8.0" in line.split()
+
+
+@pytest.mark.parametrize("trial, field", [
+    (_engine_trial("EAGLE3", 2, 2, 0, 1.0), "mode"),
+    (_engine_trial("MINEDRAFT", 2, 3, 0, 1.0), "concurrency"),
+    (_engine_trial("AR", 2, 2, 0, 1.0), "k"),
+    (ExternalTrial("sd", 2, 2, 0, [1], [1.0, 1.0], [0.1], 1.0), "token_counts"),
+])
+def test_bad_trials_are_refused_naming_the_field(trial, field):
+    with pytest.raises(InvalidInputError, match=field):
+        results_document([trial], backend="x", label="x", command="x", engines={})

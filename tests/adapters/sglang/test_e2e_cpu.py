@@ -89,7 +89,7 @@ def test_ar_reference_covers_eos_budget_and_abort(reference, requests):
             assert len(out["output_ids"]) == budget[rid]
 
 
-@pytest.mark.parametrize("mode, num_steps, lanes", [("MINEDRAFT", 3, "inline"), ("MINEDRAFT", 1, "sequential"),
+@pytest.mark.parametrize("mode, num_steps, lanes", [("MINEDRAFT", 3, "threads"), ("MINEDRAFT", 1, "sequential"),
                                                      ("STANDALONE", 3, None)])
 def test_speculative_greedy_outputs_equal_ar(tmp_path, model, requests, reference, mode, num_steps, lanes):
     result = _run(tmp_path, model, requests, mode, num_steps, env={"MINEDRAFT_SGLANG_LANES": lanes} if lanes else None)

@@ -10,6 +10,7 @@ pytest.importorskip("sglang")
 
 from minedraft.adapters.sglang.config import (
     ENV_DRAFT_DEVICE,
+    ENV_LANE_THREADS,
     ENV_LANES,
     ENV_SLACK,
     handle_server_args,
@@ -55,7 +56,7 @@ def test_bad_combinations_fail_with_the_flag_named(resolve, extra, draft, messag
     [
         ({ENV_LANES: "gpu"}, ENV_LANES),
         ({ENV_LANES: "devices"}, "cannot run on another device"),
-        ({ENV_LANES: "threads"}, "forward context"),
+        ({ENV_LANE_THREADS: "0"}, ENV_LANE_THREADS),
         ({ENV_DRAFT_DEVICE: "cuda:1"}, "separate draft GPU is not supported"),
         ({ENV_SLACK: "-2"}, ENV_SLACK),
     ],
@@ -91,8 +92,11 @@ def test_options_from_env():
     opts = options_from_env({ENV_LANES: "Sequential", ENV_SLACK: "3", ENV_DRAFT_DEVICE: "same"})
     assert (opts.lanes, opts.slack, opts.draft_device) == ("inline", 3, "same")
     # The old spellings are aliases of the one lane vocabulary (minedraft.lanes).
-    for alias, kind in (("stream", "cuda_streams"), ("cuda_streams", "cuda_streams"), ("inline", "inline")):
+    for alias, kind in (("stream", "cuda_streams"), ("cuda_streams", "cuda_streams"), ("inline", "inline"),
+                        ("thread", "threads")):
         assert options_from_env({ENV_LANES: alias}).lanes == kind
+    assert options_from_env({}).lane_threads is None  # the worker halves the process's threads
+    assert options_from_env({ENV_LANES: "threads", ENV_LANE_THREADS: "2"}).lane_threads == 2
 
 
 def test_worker_creation_returns_the_minedraft_worker_and_leaves_standalone_alone(resolve):

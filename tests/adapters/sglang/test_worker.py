@@ -6,6 +6,8 @@ by an oracle with the same contract, so the PSD orchestration itself is what is 
 from __future__ import annotations
 
 import inspect
+import os
+import threading
 from array import array
 from types import SimpleNamespace
 
@@ -65,14 +67,18 @@ def make_batch(published):
 class OracleWorker:
     """Stands in for the GPU parts of MineDraftWorker: same inputs, same outputs."""
 
-    def __init__(self):
+    def __init__(self, lanes: str = "inline"):
         from minedraft.adapters.sglang.worker import MineDraftWorker
+        from minedraft.lanes import ThreadLane
 
         self.worker = object.__new__(MineDraftWorker)  # no models: __init__ needs a GPU
         w = self.worker
-        w.options = SimpleNamespace(lanes="inline", slack=1, stats_file=None)
+        w.options = SimpleNamespace(lanes=lanes, slack=1, stats_file=None)
         w.speculative_num_steps, w.speculative_num_draft_tokens, w.topk = K - 1, K, 1
         w._side_stream = None
+        w._draft_thread = ThreadLane("draft") if lanes == "threads" else None
+        w._all_threads, w._lane_threads = torch.get_num_threads(), 1
+        self.draft_threads: set[str] = set()  # names of the threads drafts ran on
         from collections import Counter
 
         from minedraft.psd_state import DraftStore
@@ -83,6 +89,7 @@ class OracleWorker:
         w._verify_and_extend = self._verify_and_extend
 
     def _draft(self, sub):
+        self.draft_threads.add(threading.current_thread().name)
         rows = []
         for req, n in zip(sub.reqs, sub.seq_lens_cpu.tolist()):
             self.drafted.append((req.rid, n))
@@ -131,10 +138,11 @@ def _apply(batch, result):
     return emitted
 
 
-def test_psd_calls_emit_exactly_the_target_tokens_and_reuse_drafts(make_batch):
+@pytest.mark.parametrize("lanes", ["inline", "threads"])
+def test_psd_calls_emit_exactly_the_target_tokens_and_reuse_drafts(make_batch, lanes):
     rids = ["a", "bb", "c", "dd", "e"]
     batch = make_batch(rids, [8, 9, 10, 11, 12])
-    oracle = OracleWorker()
+    oracle = OracleWorker(lanes)
     w = oracle.worker
     committed = {r: [] for r in rids}
     start = {r: n for r, n in zip(rids, [8, 9, 10, 11, 12])}
@@ -152,6 +160,10 @@ def test_psd_calls_emit_exactly_the_target_tokens_and_reuse_drafts(make_batch):
         assert committed[rid] == [truth(rid, start[rid] + j) for j in range(len(committed[rid]))]
     assert w.psd_stats["overlapped"] == 6 and w.psd_stats["sequential_drafts"] == 3
     assert w.psd_stats["stored_drafts_used"] == 5 * 3
+    # threads: every draft ran on the lane's thread, and the target's threads are restored.
+    on_main = threading.main_thread().name in oracle.draft_threads
+    assert on_main == (lanes == "inline") and len(oracle.draft_threads) == 1
+    assert torch.get_num_threads() == w._all_threads
 
 
 def test_new_finished_and_fallback_requests_are_handled(make_batch):
@@ -349,3 +361,17 @@ def test_greedy_forward_copy_has_no_penalty_state(make_batch):
     assert has_penalties(penalised.sampling_info)  # hand-built: orchestrator present
     assert has_penalties(_as_the_scheduler_hands_it(penalised).sampling_info)  # forward copy
 
+
+
+@pytest.mark.parametrize("lanes", ["threads", "cuda_streams"])
+def test_overlapping_lanes_give_each_forward_its_own_inputs(monkeypatch, lanes):
+    """SGLang's eager runners share static input buffers between target and draft; an
+    overlapping lane turns that copy off, and refuses a user's explicit opt-back-in."""
+    w = OracleWorker(lanes).worker
+    w.lanes = lanes
+    monkeypatch.delenv("SGLANG_EAGER_INPUT_NO_COPY", raising=False)
+    w._own_forward_inputs()
+    assert os.environ["SGLANG_EAGER_INPUT_NO_COPY"] == "1"
+    monkeypatch.setenv("SGLANG_EAGER_INPUT_NO_COPY", "0")
+    with pytest.raises(RuntimeError, match="SGLANG_EAGER_INPUT_NO_COPY=1"):
+        w._own_forward_inputs()

@@ -7,8 +7,9 @@ SPEC: {"model", "mode" (AR | STANDALONE | MINEDRAFT), "draft", "num_steps",
 "max_running_requests", "env" (extra environment, e.g. MINEDRAFT_SGLANG_LANES),
 "requests": [{"rid", "input_ids", "max_new_tokens"}], "abort": {"rid", "after_chunks"}}.
 All requests are submitted at once, so with a small max_running_requests they join and
-leave the running batch mid-run. With "rounds": [{"concurrency", "max_new_tokens"}], the
-requests' prompts are instead decoded in timed rounds (scripts/sglang_cpu_bench.py). OUT: {"outputs": {rid: {"output_ids", "finish_reason"}},
+leave the running batch mid-run. With "rounds": [{"concurrency", "num_requests",
+"max_new_tokens", "rep"}], the requests' prompts are instead decoded in timed, streamed
+rounds (scripts/sglang_cpu_bench.py). OUT: {"outputs": {rid: {"output_ids", "finish_reason"}},
 "worker_stats": the MINEDRAFT worker's counters (MINEDRAFT only)}.
 """
 
@@ -49,25 +50,45 @@ async def _all(engine, spec: dict) -> dict:
     return {r["rid"]: res for r, res in zip(reqs, results)}
 
 
-async def _timed_round(engine, prompts: list[list[int]], concurrency: int, max_new_tokens: int) -> dict:
-    """``concurrency`` requests submitted at once (all in flight), each decoding exactly
-    ``max_new_tokens`` tokens (EOS ignored)."""
+async def _timed_request(engine, input_ids: list[int], params: dict, start: float) -> dict:
+    """One streamed request: tokens, latency and TTFT from the round's start, verify count."""
+    first, last = None, None
+    gen = await engine.async_generate(input_ids=input_ids, sampling_params=params, stream=True)
+    async for chunk in gen:
+        if first is None:
+            first = time.perf_counter() - start
+        last = chunk
+    meta = last["meta_info"]
+    return {"tokens": meta["completion_tokens"], "latency": time.perf_counter() - start, "ttft": first,
+            "verify_ct": meta.get("spec_verify_ct")}
+
+
+async def _timed_round(engine, prompts: list[list[int]], concurrency: int, num_requests: int,
+                       max_new_tokens: int) -> dict:
+    """``num_requests`` requests, all arriving at the start, at most ``concurrency`` in
+    flight (a client-side limit, as ``minedraft bench`` holds its max_batch_size), each
+    decoding exactly ``max_new_tokens`` tokens (EOS ignored)."""
     import asyncio
 
     params = {"temperature": 0.0, "max_new_tokens": max_new_tokens, "ignore_eos": True}
+    limit = asyncio.Semaphore(concurrency)
     start = time.perf_counter()
-    outs = await asyncio.gather(*(engine.async_generate(input_ids=prompts[i % len(prompts)], sampling_params=params)
-                                  for i in range(concurrency)))
+
+    async def one(i: int) -> dict:
+        async with limit:
+            return await _timed_request(engine, prompts[i % len(prompts)], params, start)
+
+    outs = await asyncio.gather(*(one(i) for i in range(num_requests)))
     wall = time.perf_counter() - start
-    tokens = sum(len(o["output_ids"]) for o in outs)
     return {"concurrency": concurrency, "max_new_tokens": max_new_tokens, "wall_time": wall,
-            "output_tokens": tokens, "tokens_per_second": tokens / wall}
+            "output_tokens": sum(o["tokens"] for o in outs), "requests": outs}
 
 
 async def _rounds(engine, spec: dict) -> list[dict]:
     prompts = [r["input_ids"] for r in spec["requests"]]
-    await _timed_round(engine, prompts, 2, 4)  # warm-up, not reported
-    return [await _timed_round(engine, prompts, r["concurrency"], r["max_new_tokens"]) for r in spec["rounds"]]
+    await _timed_round(engine, prompts, 2, 2, 4)  # warm-up, not reported
+    return [dict(await _timed_round(engine, prompts, r["concurrency"], r.get("num_requests", r["concurrency"]),
+                                    r["max_new_tokens"]), rep=r.get("rep", 0)) for r in spec["rounds"]]
 
 
 def main(spec_path: str, out_path: str) -> None:
