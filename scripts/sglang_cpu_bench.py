@@ -65,7 +65,7 @@ def _trial(mode: str, k: int, lanes: str, threads: int, r: dict):
                          token_counts=[q["tokens"] for q in reqs], latencies=[q["latency"] for q in reqs],
                          ttfts=[q["ttft"] for q in reqs], wall_time=r["wall_time"], threads_total=threads,
                          lanes=lanes if mode == "MINEDRAFT" else "inline", proposed=proposed, accepted=accepted,
-                         extra={"algorithm": mode, "worker_stats": r["stats"]})
+                         extra={"algorithm": mode, "worker_stats_engine_lifetime": r["stats"]})
 
 
 def main() -> None:
