@@ -16,7 +16,7 @@ thread per lane (MINEDRAFT_SGLANG_LANE_THREADS, half the process's by default).
 Needs the venv scripts/ci_sglang.sh builds and the SmolLM2-135M-Instruct checkpoint
 (MINEDRAFT_SGLANG_TARGET, default $MINEDRAFT_CACHE/smollm2-135m-instruct). Draft = target
 (STANDALONE loads only standard architectures); the matching reference run is
-``minedraft bench --draft smollm2 --dtype float32 --in-flight 2,8,16 --ks 1,2,4 ...``.
+in docs/sglang.md (``minedraft bench --draft <that checkpoint> --dtype float32 ...``).
 """
 
 from __future__ import annotations

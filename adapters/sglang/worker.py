@@ -30,6 +30,7 @@ import contextlib
 import logging
 import os
 from collections import Counter
+from collections.abc import Iterator
 from concurrent.futures import Future
 from typing import Any
 
@@ -106,14 +107,14 @@ class MineDraftWorker(StandaloneWorkerV2):
         during a PSD call, and SGLang's forward context per thread."""
         from .forward_context_per_thread import make_forward_context_per_thread
 
+        # Graph runners replay from static buffers of their own, shared like the eager ones.
+        if not server_args.disable_cuda_graph:
+            raise RuntimeError("MINEDRAFT_SGLANG_LANES=threads needs graph capture off (--disable-cuda-graph): "
+                               "graph replays of target and draft would share input buffers; use inline")
         # The draft thread runs outside SGLang's draft TP and MoE-backend contexts (they swap
         # process-wide settings, which two threads would interleave): fine only without TP and MoE.
         hf_config = self.draft_worker.draft_runner.model_config.hf_config
         experts = [a for a in ("num_experts", "num_local_experts", "n_routed_experts") if getattr(hf_config, a, None)]
-        # Graph runners replay from static buffers of their own, shared in the same way.
-        if not server_args.disable_cuda_graph:
-            raise RuntimeError("MINEDRAFT_SGLANG_LANES=threads needs graph capture off (--disable-cuda-graph): "
-                               "graph replays of target and draft would share input buffers; use inline")
         if self.draft_worker.parallel_layout.tp_group is not None or experts:
             raise RuntimeError(
                 "MINEDRAFT_SGLANG_LANES=threads needs --tp-size 1 and a draft model without experts "
@@ -129,15 +130,18 @@ class MineDraftWorker(StandaloneWorkerV2):
         self._draft_thread = ThreadLane("draft")
         self._draft_thread.submit("threads", torch.set_num_threads, self._lane_threads).result()
 
-    def _lane_threads_scope(self):
+    @contextlib.contextmanager
+    def _lane_threads_scope(self) -> Iterator[None]:
         """The target lane's intra-op threads during a PSD call (threads lane), restored
         after: prefill and STANDALONE fallbacks keep every thread."""
         if self._draft_thread is None:
-            return contextlib.nullcontext()
-        stack = contextlib.ExitStack()
+            yield
+            return
         torch.set_num_threads(self._lane_threads)
-        stack.callback(torch.set_num_threads, self._all_threads)
-        return stack
+        try:
+            yield
+        finally:
+            torch.set_num_threads(self._all_threads)
 
     # -- entry point ---------------------------------------------------------------------
     def forward_batch_generation(self, batch, on_publish=None, grammar_barrier=None, pp_proxy_tensors=None):

@@ -9,7 +9,7 @@ accepts, with the bench's vocabulary and conventions:
   speculative decoding ``sd``, MineDraft ``psd`` (see ``ENGINE_MODES`` for SGLang's names);
 - ``concurrency`` is the requests in flight; ``batch_size`` is what one verification
   holds: all of them for ``ar``/``sd``, one sub-batch (concurrency / 2) for ``psd``;
-- rows are medians over the repetitions of one (mode, batch_size, k) (``metrics.aggregate``),
+- rows are medians over the repetitions of one (mode, batch_size, k) (``metrics.result_rows``),
   and every ratio is paired at equal requests in flight (``analysis.ratios``).
 
 Nothing here imports an engine: the records are plain numbers.
@@ -23,7 +23,7 @@ from typing import Any
 
 from ..types import InvalidInputError
 from . import analysis, schema
-from .metrics import aggregate, trial_metrics
+from .metrics import result_rows, trial_metrics
 
 # An engine's name for a decoding algorithm -> the bench's mode.
 ENGINE_MODES: dict[str, str] = {"AR": "ar", "NONE": "ar", "STANDALONE": "sd", "MINEDRAFT": "psd"}
@@ -88,10 +88,7 @@ def results_document(trials: Sequence[ExternalTrial], *, backend: str, label: st
     if not trials:
         raise InvalidInputError("results_document needs at least one trial, got none")
     records = [trial_record(t, i) for i, t in enumerate(trials)]
-    groups: dict[tuple[str, int, int], list[dict[str, Any]]] = {}
-    for r in records:
-        groups.setdefault((r["mode"], r["batch_size"], r["k"]), []).append(r)
-    rows = sorted((aggregate(g) for g in groups.values()), key=lambda r: (r["concurrency"], r["k"], r["mode"]))
+    rows = result_rows(records)
     results: dict[str, Any] = {
         "schema": schema.SCHEMA_NAME, "schema_version": schema.SCHEMA_VERSION, "created": created or schema.now_iso(),
         "label": label, "command": command, "hardware": schema.hardware_info(), "versions": schema.versions_info(),

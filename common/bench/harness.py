@@ -38,7 +38,7 @@ from ..trace import Trace
 from ..types import InvalidInputError
 from . import analysis, plots, probe, report, schema, traces
 from .config import DEFAULT_DRAFT, BenchConfig
-from .metrics import aggregate, trial_metrics
+from .metrics import result_rows, trial_metrics
 from .workload import prompt_ids, request_params
 
 
@@ -321,12 +321,7 @@ class Bench:
     def _assemble(self, trials: list[dict[str, Any]], calibration: list[dict[str, Any]],
                   coop: dict[str, Any] | None, argv: list[str] | None, created: str) -> dict[str, Any]:
         cfg = self.config
-        groups: dict[tuple[str, str, int, int], list[dict[str, Any]]] = {}
-        for t in trials:
-            groups.setdefault((t["mode"], t["kind"], t["batch_size"], t["k"]), []).append(t)
-        rows = [aggregate(ts) for ts in groups.values()]
-        rank = {"scheduler": 0, "reference": 1}
-        rows.sort(key=lambda r: (rank.get(r["kind"], 2), r["batch_size"], r["k"], r["mode"]))
+        rows = result_rows(trials)
         results: dict[str, Any] = {
             "schema": schema.SCHEMA_NAME, "schema_version": schema.SCHEMA_VERSION, "created": created,
             "label": cfg.label or f"{cfg.backend} {self.engines.info.get('device', cfg.device)} {cfg.preset} "

@@ -140,3 +140,15 @@ def aggregate(trials: Sequence[dict[str, Any]]) -> dict[str, Any]:
         "mean_decode_step_time": med("mean_decode_step_time"), "mean_decode_draft_time": med("mean_decode_draft_time"),
         "mean_decode_verify_time": med("mean_decode_verify_time"), "predicted": None,
     }
+
+
+def result_rows(trials: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One row per (mode, kind, batch, k) from its repetitions, sorted schedulers first,
+    then by batch size, k and mode."""
+    groups: dict[tuple[str, str, int, int], list[dict[str, Any]]] = {}
+    for t in trials:
+        groups.setdefault((t["mode"], t["kind"], t["batch_size"], t["k"]), []).append(t)
+    rank = {"scheduler": 0, "reference": 1}
+    rows = [aggregate(ts) for ts in groups.values()]
+    rows.sort(key=lambda r: (rank.get(r["kind"], 2), r["batch_size"], r["k"], r["mode"]))
+    return rows
