@@ -3,7 +3,9 @@ directory outside the repository (scripts/wheel_check.sh does), so only the inst
 package can be imported.
 
 - the package is imported from site-packages, not from a source tree;
-- the package data ships (prompt sets, draft weights);
+- every file of the source roots (``common/``, ``adapters/``) is installed, data-only folders
+  included, when the sources are given (``--source DIR``; scripts/wheel_check.sh passes them);
+- the package data loads (prompt sets, draft weights);
 - the ``minedraft.commands`` and ``sglang.srt.plugins`` entry points load;
 - ``minedraft --help`` and a short ``minedraft generate`` in every registered mode run
   (the modes come from the installed package's scheduler registry) on a tiny random-init
@@ -34,6 +36,24 @@ def check_installed_copy() -> None:
     if site not in where.parents:
         sys.exit(f"minedraft was imported from {where}, not from the installed wheel under {site}")
     print(f"ok: minedraft imported from the installed wheel ({where.parent.name}/ in site-packages)")
+
+
+def check_every_file_ships(source: Path) -> None:
+    """The wheel holds everything an editable install would: each file under ``common/`` and
+    ``adapters/`` of the sources it was built from, at its package path."""
+    import minedraft
+    import minedraft.adapters
+
+    installed = {"common": Path(minedraft.__file__).parent, "adapters": Path(minedraft.adapters.__file__).parent}
+    missing = []
+    for root, dest in installed.items():
+        for path in (source / root).rglob("*"):
+            if path.is_file() and "__pycache__" not in path.parts:
+                if not (dest / path.relative_to(source / root)).is_file():
+                    missing.append(str(path.relative_to(source)))
+    if missing:
+        sys.exit(f"the wheel lacks {len(missing)} source file(s): {sorted(missing)[:10]}")
+    print(f"ok: every file under common/ and adapters/ of {source.name}/ is installed")
 
 
 def check_package_data() -> None:
@@ -118,6 +138,8 @@ def check_cli(model: Path) -> None:
 
 def main() -> None:
     check_installed_copy()
+    if sys.argv[1:2] == ["--source"]:
+        check_every_file_ships(Path(sys.argv[2]))
     check_package_data()
     check_entry_points()
     with tempfile.TemporaryDirectory(prefix="minedraft-wheel-model-") as tmp:

@@ -17,4 +17,4 @@ python3 -m venv "$work/venv"
 "$work/venv/bin/python" -m pip install -q "torch==2.13.0" "${wheel}[reference]"
 cp "$repo/scripts/wheel_check.py" "$work/"
 cd "$work"   # the repository's sources must not be importable
-PATH="$work/venv/bin:$PATH" "$work/venv/bin/python" wheel_check.py
+PATH="$work/venv/bin:$PATH" "$work/venv/bin/python" wheel_check.py --source "$work/src"

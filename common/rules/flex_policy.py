@@ -56,6 +56,15 @@ of the nonlinearity, e.g. one row cheap and two expensive, carries over between 
 sizes); with no such cell the fit alone. A mispredicted candidate gets chosen, measured
 and corrected, so the choice converges on what was timed.
 
+**Realized rates.** The per-cell costs time the forwards; a step also pays what they do
+not see: the drafter catching up on tokens committed while it was idle, the first steps
+after a switch of shapes and models running slower, per-step work outside the forwards, an
+acceptance estimate that is off. So each mode keeps, per batch-size bucket (1, 2-3, 4-7,
+...), its clean steps' realized over predicted tokens/s (decayed tokens delivered over
+decayed tokens promised, weight ``realized_weight``), and its predictions are multiplied by
+it: a mode whose steps keep delivering less than the model promised loses to one that
+delivers what it promised.
+
 **Hysteresis.** The policy keeps a current (mode, k) and switches to the predicted best
 only after ``patience`` consecutive decisions in which some candidate beats the current
 one by more than ``margin`` (relative predicted tokens/s).
@@ -83,7 +92,7 @@ class FlexSettings:
     patience: int = 3  # ... in this many consecutive decisions
     warmup: bool = True  # run each mode's warm-up plan before trusting its predictions
     explore_every: int = 64  # re-probe a competitive mode not run for this many decisions
-    explore_gap: float = 0.5  # probe only modes predicted within this share of the best
+    explore_gap: float = 0.2  # probe only modes predicted within this share of the best
     decay: float = 0.9  # per-observation decay of acceptance counts
     prior_alpha: float = 0.5
     prior_weight: float = 4.0  # pseudo-observations behind the global estimate (towards prior_alpha)
@@ -93,6 +102,8 @@ class FlexSettings:
     schedule: tuple[tuple[str, int], ...] = ()  # fixed cyclic (mode, k) plan: tests, ablations
     cell_min_obs: int = 1  # predict from a measured (family, batch, length) cell after this many; 0: fit only
     cell_weight: float = 0.3  # weight of a new observation in a cell's running average
+    # Weight of a step in a mode's realized / predicted tokens/s (0: predictions used as is).
+    realized_weight: float = 0.2
     # Per-request draft caps: a request drafts its j-th token only if that token's expected
     # gain beats the break-even acceptance of the step (``FlexPolicy.request_caps``); a
     # request whose drafts keep being rejected falls to k = 0 (plain decoding) while the
@@ -109,6 +120,7 @@ class FlexSettings:
         require_number("FlexSettings.decay", self.decay, 0, 1, low_open=True)
         require_int("FlexSettings.cell_min_obs", self.cell_min_obs, 0)
         require_number("FlexSettings.cell_weight", self.cell_weight, 0, 1, low_open=True)
+        require_number("FlexSettings.realized_weight", self.realized_weight, 0, 1)
         require_prob("FlexSettings.prior_alpha", self.prior_alpha)
         for name in ("prior_weight", "request_prior_weight"):
             require_number(f"FlexSettings.{name}", getattr(self, name), 0, low_open=True)
@@ -202,6 +214,11 @@ def expected_forwards(gammas: Sequence[float], k: int, caps: Sequence[int] | Non
     return total
 
 
+def batch_bucket(num_running: int) -> int:
+    """Batch sizes 1, 2-3, 4-7, 8-15, ... share a bucket of realized rates."""
+    return max(num_running, 1).bit_length()
+
+
 CELL_TOLERANCE = 0.25  # a mean length within this of an integer falls in that integer's cell
 
 
@@ -252,6 +269,8 @@ class Decision:
     reason: str  # "warmup", "explore", "hold", "switch", "schedule", "unmeasured"
     predicted: dict[str, float] = field(default_factory=dict)  # best tokens/s per mode (exploit only)
     caps: dict[str, int] = field(default_factory=dict)  # per-request draft caps <= k (absent: k)
+    expected: float | None = None  # the cost model's tokens/s for this (mode, k), before correction
+    running: int = 0  # requests running when it was decided
 
 
 class FlexPolicy:
@@ -278,6 +297,15 @@ class FlexPolicy:
         self.attempts = {m: 0 for m in FLEX_MODES}  # all steps per mode
         self.last_run = {m: 0 for m in FLEX_MODES}  # num_decisions when the mode last ran
         self.seen_batches: dict[str, set[int]] = {m: set() for m in FLEX_MODES}
+        # Realized over predicted tokens/s per mode: decayed tokens delivered over decayed tokens
+        # promised (predicted rate x step seconds). A ratio of sums, not a mean of per-step
+        # ratios: a step's tokens vary with acceptance, and averaging their logs or ratios
+        # would bias a drafting mode at small batch against AR, whose steps never vary.
+        # Kept per (mode, batch-size bucket): what a mode's cells miss differs with the batch
+        # (on a CPU, SD's extra rows cost more than predicted at 16 requests, not at 1).
+        self.realized: dict[tuple[str, int], float] = {}
+        self._delivered: dict[tuple[str, int], float] = {}
+        self._promised: dict[tuple[str, int], float] = {}
         self._schedule_pos = 0
 
     # -- observations (fed by the scheduler from its StepRecords and draft calls) --------
@@ -321,6 +349,22 @@ class FlexPolicy:
         self.attempts[mode] += 1
         self.last_run[mode] = self.num_decisions
         self.seen_batches[mode].add(num_running)
+
+    def observe_realized(self, decision: Decision, tokens: int, seconds: float) -> None:
+        """A step run on ``decision`` emitted ``tokens`` in ``seconds`` (all of the step, not
+        just its forwards). Its ratio to what the cost model expected corrects that mode's
+        later predictions: what the per-cell costs miss (switching between modes, the
+        drafter catching up, per-step work outside the forwards, acceptance misjudged)."""
+        w, key = self.settings.realized_weight, (decision.mode, batch_bucket(decision.running))
+        if decision.expected and seconds > 0 and w > 0:
+            delivered = self._delivered.get(key, 0.0) + w * (tokens - self._delivered.get(key, 0.0))
+            promised = self._promised.get(key, 0.0) + w * (decision.expected * seconds - self._promised.get(key, 0.0))
+            self._delivered[key], self._promised[key] = delivered, promised
+            self.realized[key] = delivered / promised
+
+    def realized_ratio(self, mode: str, num_running: int) -> float:
+        """Realized over predicted tokens/s of ``mode`` at this batch size's bucket (1: none yet)."""
+        return self.realized.get((mode, batch_bucket(num_running)), 1.0)
 
     def forget(self, request_id: str) -> None:
         self.acceptance.forget(request_id)
@@ -443,25 +487,26 @@ class FlexPolicy:
         caps = {c: self._caps(c, groups) for c in self.candidates(eligible)}
         # A candidate whose caps are all 0 drafts nothing: it is AR, already a candidate.
         caps = {c: v for c, v in caps.items() if v is None or any(v.values())}
-        scores = {c: self.predict(c[0], c[1], groups, v) for c, v in caps.items()}
+        expected = {c: self.predict(c[0], c[1], groups, v) for c, v in caps.items()}
+        scores = {c: e * self.realized_ratio(c[0], n) for c, e in expected.items()}
         best = max(scores, key=lambda c: scores[c])
         per_mode = {m: max(v for c, v in scores.items() if c[0] == m) for m in eligible if any(c[0] == m for c in scores)}
         eligible = list(per_mode)
         probe = self._probe(eligible, per_mode, n)
         if probe is not None:
             chosen = max((c for c in scores if c[0] == probe), key=lambda c: scores[c])
-            return Decision(*chosen, "explore", per_mode, caps[chosen] or {})
+            return Decision(*chosen, "explore", per_mode, caps[chosen] or {}, expected[chosen], n)
         if self.current is None or self.current not in scores:
             self.current, self.streak = best, 0
-            return Decision(*best, "switch", per_mode, caps[best] or {})
+            return Decision(*best, "switch", per_mode, caps[best] or {}, expected[best], n)
         if scores[best] > scores[self.current] * (1.0 + s.margin):
             self.streak += 1
         else:
             self.streak = 0
         if self.streak >= s.patience:
             self.current, self.streak = best, 0
-            return Decision(*best, "switch", per_mode, caps[best] or {})
-        return Decision(*self.current, "hold", per_mode, caps[self.current] or {})
+            return Decision(*best, "switch", per_mode, caps[best] or {}, expected[best], n)
+        return Decision(*self.current, "hold", per_mode, caps[self.current] or {}, expected[self.current], n)
 
     def _caps(self, candidate: tuple[str, int], groups: tuple[Sequence[str], Sequence[str]]) -> dict[str, int] | None:
         mode, k = candidate

@@ -176,7 +176,7 @@ class FlexScheduler(ParallelSpeculativeScheduler):
             self.turn ^= 1  # keeps admission alternating between the sub-batches
             done = []
         if len(self.trace.steps) > recorded:
-            self._observe(self.trace.steps[-1], decision.mode, {r.request_id for r in first}, len(first + second))
+            self._observe(self.trace.steps[-1], decision, {r.request_id for r in first}, len(first + second))
         return done + self.pop_finished()
 
     def close(self) -> None:
@@ -269,10 +269,12 @@ class FlexScheduler(ParallelSpeculativeScheduler):
         rec.mode = f"flex:{self._mode}"
         return rec
 
-    def _observe(self, rec: StepRecord, mode: str, verified_first: set[str], num_running: int) -> None:
-        """Feed the step's measurements to the cost family it ran in. Left out: a PSD step's
-        serial draft (cold sub-batch, no overlap) and draft calls or verifications that
-        included a prefill, since they would skew the per-token fits."""
+    def _observe(self, rec: StepRecord, decision: Decision, verified_first: set[str], num_running: int) -> None:
+        """Feed the step's measurements to the cost family it ran in, and its tokens/s to the
+        mode's realized rate. Left out: a PSD step's serial draft (cold sub-batch, no overlap)
+        and draft calls or verifications that included a prefill, since they would skew the
+        per-token fits."""
+        mode = decision.mode
         family = FAMILY[mode]
         serial = False
         for call in self.drafter.calls:
@@ -286,7 +288,10 @@ class FlexScheduler(ParallelSpeculativeScheduler):
                 self.policy.observe_overhead(family, rec.duration - max(rec.draft_time, rec.verify_time))
             elif mode != "psd":
                 self.policy.observe_overhead(family, rec.duration - rec.draft_time - rec.verify_time)
-        self.policy.note_step(mode, num_running, clean=bool(rec.verify_batch) and not self._prefill)
+        clean = bool(rec.verify_batch) and not self._prefill
+        if clean:
+            self.policy.observe_realized(decision, rec.emitted, rec.duration)
+        self.policy.note_step(mode, num_running, clean=clean)
 
     def _forget(self, req: RequestState) -> None:
         super()._forget(req)

@@ -346,6 +346,26 @@ def test_measured_cells_average_recent_observations_and_skip_fractional_lengths(
     assert policy.cells.counts == {("sequential", "verify", 4, 2): 2}
 
 
+def test_a_mode_delivering_less_than_predicted_loses_to_one_that_delivers():
+    groups = split(2)
+    policy = measured_policy(0.99)  # acceptance near 1: the cells say SD k=3 beats AR (22.5 vs 20 tok/s)
+    d = policy.decide(groups, overlap=False)
+    assert (d.mode, d.k) == ("sd", 3) and d.expected == pytest.approx(policy.predict("sd", 3, groups))
+    policy.observe_realized(d, tokens=8, seconds=8 / d.expected)  # delivered as predicted: no change
+    assert policy.realized == {("sd", 2): pytest.approx(1.0)}  # N = 2: bucket 2-3
+    assert policy.decide(groups, overlap=False).mode == "sd"
+    for _ in range(3):  # SD's steps deliver half what the model promised (a cost the cells miss)
+        d = policy.decide(groups, overlap=False)
+        if d.mode == "sd":
+            policy.observe_realized(d, tokens=8, seconds=8 / (0.5 * d.expected))
+    d = policy.decide(groups, overlap=False)
+    assert d.mode == "ar" and policy.realized_ratio("ar", 2) == 1.0 and policy.realized_ratio("sd", 2) < 0.9
+    assert d.predicted["sd"] == pytest.approx(policy.predict("sd", 3, groups) * policy.realized_ratio("sd", 2))
+    assert d.predicted["sd"] < d.predicted["ar"] == pytest.approx(20.0)
+    # Another batch-size bucket keeps its own ratio: at N = 1 the shortfall at N = 2 does not apply.
+    assert policy.realized_ratio("sd", 1) == 1.0 and policy.realized_ratio("sd", 3) < 0.9
+
+
 def test_schedule_overrides_and_falls_back_without_two_sub_batches():
     policy = FlexPolicy(4, FlexSettings(schedule=(("psd", 3), ("ar", 0), ("sd", 5))))
     got = [(d.mode, d.k) for d in (policy.decide(split(4)) for _ in range(4))]
@@ -355,7 +375,8 @@ def test_schedule_overrides_and_falls_back_without_two_sub_batches():
 
 @pytest.mark.parametrize("bad", [dict(ks=()), dict(ks=(0,)), dict(margin=-0.1), dict(patience=0), dict(decay=0.0),
                                  dict(prior_alpha=1.5), dict(schedule=(("tree", 1),)), dict(schedule=(("sd", -1),)),
-                                 dict(cell_min_obs=-1), dict(cell_weight=0.0), dict(cell_weight=1.5)])
+                                 dict(cell_min_obs=-1), dict(cell_weight=0.0), dict(cell_weight=1.5),
+                                 dict(realized_weight=-0.1), dict(realized_weight=1.5)])
 def test_settings_validation(bad):
     with pytest.raises(InvalidInputError):
         FlexSettings(**bad)

@@ -4,29 +4,7 @@ from __future__ import annotations
 
 import json
 
-import pytest
-
 from minedraft.cli import main
-
-from conftest import tiny_llama
-
-WORDS = ["[UNK]", "[EOS]"] + [f"w{i}" for i in range(94)]
-
-
-@pytest.fixture(scope="module")
-def model_dir(tmp_path_factory):
-    from tokenizers import Tokenizer
-    from tokenizers.models import WordLevel
-    from tokenizers.pre_tokenizers import Whitespace
-    from transformers import PreTrainedTokenizerFast
-
-    path = tmp_path_factory.mktemp("tiny")
-    tiny_llama(vocab=len(WORDS), seed=0).save_pretrained(path)
-    backend = Tokenizer(WordLevel({w: i for i, w in enumerate(WORDS)}, unk_token="[UNK]"))
-    backend.pre_tokenizer = Whitespace()
-    tok = PreTrainedTokenizerFast(tokenizer_object=backend, unk_token="[UNK]", eos_token="[EOS]")
-    tok.save_pretrained(path)
-    return path
 
 
 def _run(capsys, *args: str) -> tuple[int, str, str]:

@@ -10,25 +10,6 @@ import minedraft.api as api
 from minedraft.cli import main
 from minedraft.types import FinishReason
 
-from conftest import tiny_llama
-
-WORDS = ["[UNK]", "[EOS]"] + [f"w{i}" for i in range(94)]
-
-
-@pytest.fixture(scope="module")
-def model_dir(tmp_path_factory):
-    from tokenizers import Tokenizer
-    from tokenizers.models import WordLevel
-    from tokenizers.pre_tokenizers import Whitespace
-    from transformers import PreTrainedTokenizerFast
-
-    path = tmp_path_factory.mktemp("tiny")
-    tiny_llama(vocab=len(WORDS), seed=0).save_pretrained(path)
-    backend = Tokenizer(WordLevel({w: i for i, w in enumerate(WORDS)}, unk_token="[UNK]"))
-    backend.pre_tokenizer = Whitespace()
-    PreTrainedTokenizerFast(tokenizer_object=backend, unk_token="[UNK]", eos_token="[EOS]").save_pretrained(path)
-    return path
-
 
 @pytest.mark.parametrize("mode", ["ar", "psd"])  # inline lanes, and a target lane in its own thread
 def test_ctrl_c_cancels_requests_in_flight_and_exits_130(model_dir, capsys, monkeypatch, mode):
