@@ -52,6 +52,12 @@ def run_flex(pair, schedule, params, max_batch_size=2, k=3, threshold=None):
     if schedule is not None:
         sched.policy = FlexPolicy(k, FlexSettings(schedule=schedule))
     reqs = [RequestState(prompt_ids=p, params=q) for p, q in zip(PROMPTS, params)]
+    run_to_end(sched, reqs)
+    return reqs, sched
+
+
+def run_to_end(sched, reqs):
+    """Admit every request, step until all finish, then close the scheduler's lanes."""
     try:
         for r in reqs:
             sched.add_request(r)
@@ -59,7 +65,6 @@ def run_flex(pair, schedule, params, max_batch_size=2, k=3, threshold=None):
             sched.step()
     finally:
         sched.close()
-    return reqs, sched
 
 
 @pytest.mark.parametrize("schedule", [SWITCHY, RUNS], ids=["switchy", "runs"])
@@ -169,13 +174,7 @@ def test_sampled_outputs_follow_the_target_distribution_through_forced_switches(
     sched.policy = FlexPolicy(3, FlexSettings(schedule=SWITCHY))
     torch.manual_seed(2024)
     reqs = [RequestState(prompt_ids=list(prompt), params=params) for _ in range(n)]
-    try:
-        for r in reqs:
-            sched.add_request(r)
-        while sched.has_unfinished():
-            sched.step()
-    finally:
-        sched.close()
+    run_to_end(sched, reqs)
     assert {s.mode for s in sched.trace.steps} == {"flex:psd", "flex:sd", "flex:ar"}
     assert all(r.error is None and len(r.output_ids) == 2 for r in reqs)
     p1, p2 = exact_two_token_marginals(target, prompt, params)
