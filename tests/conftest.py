@@ -64,6 +64,21 @@ def generate(pair, mode: str, prompts, params, **options):
     return llm.generate(prompts, params), llm
 
 
+def run_to_end(sched, reqs, max_steps: int | None = None) -> None:
+    """Admit every request, step until all finish (failing past ``max_steps`` steps, when
+    given), then close the scheduler's lanes."""
+    try:
+        for r in reqs:
+            sched.add_request(r)
+        steps = 0
+        while sched.has_unfinished():
+            sched.step()
+            steps += 1
+            assert max_steps is None or steps < max_steps
+    finally:
+        sched.close()
+
+
 PROMPTS = [[5, 6, 7, 8, 9], [11, 12], list(range(20, 60)), [3], [40, 41, 42, 43, 44, 45, 46], [7] * 25]
 
 

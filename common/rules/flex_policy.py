@@ -356,11 +356,12 @@ class FlexPolicy:
         later predictions: what the per-cell costs miss (switching between modes, the
         drafter catching up, per-step work outside the forwards, acceptance misjudged)."""
         w, key = self.settings.realized_weight, (decision.mode, batch_bucket(decision.running))
-        if decision.expected and seconds > 0 and w > 0:
-            delivered = self._delivered.get(key, 0.0) + w * (tokens - self._delivered.get(key, 0.0))
-            promised = self._promised.get(key, 0.0) + w * (decision.expected * seconds - self._promised.get(key, 0.0))
-            self._delivered[key], self._promised[key] = delivered, promised
-            self.realized[key] = delivered / promised
+        if not (decision.expected and seconds > 0 and w > 0):
+            return
+        delivered, promised = self._delivered.get(key, 0.0), self._promised.get(key, 0.0)
+        self._delivered[key] = delivered = delivered + w * (tokens - delivered)
+        self._promised[key] = promised = promised + w * (decision.expected * seconds - promised)
+        self.realized[key] = delivered / promised
 
     def realized_ratio(self, mode: str, num_running: int) -> float:
         """Realized over predicted tokens/s of ``mode`` at this batch size's bucket (1: none yet)."""

@@ -11,6 +11,7 @@ from minedraft import RequestState, SamplingParams, SchedulerConfig, create_sche
 from minedraft.rules.cost_model import CostModel
 from minedraft.rules.flex_policy import FlexPolicy, FlexSettings
 
+from conftest import run_to_end
 from fake_engines import VOCAB, FakeDrafter, FakeTarget, ar_continuation, next_token
 
 SWITCHY = (("psd", 3), ("psd", 1), ("sd", 4), ("ar", 0), ("psd", 5), ("ar", 0), ("sd", 2), ("psd", 2), ("sd", 5))
@@ -44,19 +45,6 @@ def make(drafter, k=3, max_batch_size=4, lanes="threads"):
     return create_scheduler("flex", FakeTarget(), drafter, config)
 
 
-def run(sched, reqs, max_steps=500):
-    try:
-        for r in reqs:
-            sched.add_request(r)
-        steps = 0
-        while sched.has_unfinished():
-            sched.step()
-            steps += 1
-            assert steps < max_steps
-    finally:
-        sched.close()
-
-
 def requests(n, max_new=(20, 7, 13, 25, 4, 16), prefix="r"):
     return [RequestState(prompt_ids=[1 + i, 2 + i], params=SamplingParams(max_new_tokens=max_new[i % len(max_new)]),
                          request_id=f"{prefix}{i}") for i in range(n)]
@@ -75,7 +63,7 @@ def test_max_batch_size_caps_the_whole_running_batch():
 
     sched.step = step
     reqs = requests(12)
-    run(sched, reqs)
+    run_to_end(sched, reqs, max_steps=500)
     assert max(in_flight) == 5  # as AR or SD with max_batch_size 5 would hold
     assert [r.output_ids for r in reqs] == [ar_continuation(r.prompt_ids, r.params.max_new_tokens) for r in reqs]
 
@@ -86,7 +74,7 @@ def test_forced_switches_mid_request_lose_and_redraft_nothing(max_batch_size):
     sched = make(drafter, max_batch_size=max_batch_size)
     sched.policy = FlexPolicy(3, FlexSettings(schedule=SWITCHY))
     reqs = requests(6)
-    run(sched, reqs)
+    run_to_end(sched, reqs, max_steps=500)
     assert [r.output_ids for r in reqs] == [ar_continuation(r.prompt_ids, r.params.max_new_tokens) for r in reqs]
     steps = sched.trace.steps
     assert {s.mode for s in steps} == {"flex:psd", "flex:sd", "flex:ar"}
@@ -113,7 +101,7 @@ def test_switches_mid_request_happen():
         return original(batch, block, outcome)
 
     sched.commit = commit
-    run(sched, reqs)
+    run_to_end(sched, reqs, max_steps=500)
     assert all(len(set(modes)) == 3 for modes in verified_in.values())
     assert [r.output_ids for r in reqs] == [ar_continuation(r.prompt_ids, 30) for r in reqs]
 
@@ -159,7 +147,7 @@ def test_rejected_requests_fall_to_k0_while_the_others_keep_drafting():
     sched = make(drafter, k=4, max_batch_size=4, lanes="inline")
     sched.policy = fixed_policy()
     reqs = requests(4, max_new=(40,))
-    run(sched, reqs)
+    run_to_end(sched, reqs, max_steps=500)
     assert [r.output_ids for r in reqs] == [ar_continuation(r.prompt_ids, 40) for r in reqs]
     for rid in bad:
         lengths = drafted_per_verification(drafter, rid)
@@ -178,7 +166,7 @@ def test_all_rejected_switches_the_batch_to_ar_within_a_few_steps():
     drafter = RecordingDrafter(bad={r.request_id for r in reqs})
     sched = make(drafter, k=4, max_batch_size=2, lanes="inline")
     sched.policy = fixed_policy()
-    run(sched, reqs)
+    run_to_end(sched, reqs, max_steps=500)
     assert [r.output_ids for r in reqs] == [ar_continuation(r.prompt_ids, 40) for r in reqs]
     modes = [d.mode for d in sched.decisions]
     first_ar = modes.index("ar")

@@ -19,7 +19,15 @@ import torch
 from minedraft import RequestState, SamplingParams, SchedulerConfig, create_scheduler
 from minedraft.rules.flex_policy import FlexPolicy, FlexSettings
 
-from conftest import PROMPTS, build_pair, chi2_pvalue, exact_two_token_marginals, generate, tiny_llama
+from conftest import (
+    PROMPTS,
+    build_pair,
+    chi2_pvalue,
+    exact_two_token_marginals,
+    generate,
+    run_to_end,
+    tiny_llama,
+)
 
 MAX_NEW = [24, 9, 17, 30, 5, 12]
 SWITCHY = (("psd", 3), ("psd", 1), ("sd", 4), ("ar", 0), ("psd", 5), ("ar", 0), ("sd", 2), ("psd", 2), ("sd", 5))
@@ -54,17 +62,6 @@ def run_flex(pair, schedule, params, max_batch_size=2, k=3, threshold=None):
     reqs = [RequestState(prompt_ids=p, params=q) for p, q in zip(PROMPTS, params)]
     run_to_end(sched, reqs)
     return reqs, sched
-
-
-def run_to_end(sched, reqs):
-    """Admit every request, step until all finish, then close the scheduler's lanes."""
-    try:
-        for r in reqs:
-            sched.add_request(r)
-        while sched.has_unfinished():
-            sched.step()
-    finally:
-        sched.close()
 
 
 @pytest.mark.parametrize("schedule", [SWITCHY, RUNS], ids=["switchy", "runs"])
