@@ -15,6 +15,7 @@ import statistics
 from typing import Any
 
 from ..rules.cost_model import MODES, CostModel, alpha_from_tokens, psd_speedup_bound
+from . import prediction
 
 SEARCH_KS = (1, 2, 3, 4, 5, 6, 7, 8)
 
@@ -68,6 +69,7 @@ def analyse(results: dict[str, Any], calibration: list[dict[str, Any]]) -> dict[
         "threads": threads, "overhead": overhead, "alpha": alpha,
         "best": _best(models, threads, cfg, alpha),
         "speedup_psd_over_sd": _speedups(results["results"], models[threads["psd"]]),
+        "prediction": prediction.prediction_table(results["trials"], calibration, threads, overhead),
     }
 
 

@@ -61,6 +61,8 @@ def step_columns(steps: Sequence[StepRecord], prefill: Sequence[bool]) -> dict[s
         cols["verify_time"].append(round(s.verify_time, 6))
         cols["overlapped"].append(int(s.overlapped))
         cols["prefill"].append(int(pre))
+        cols["mode"].append(s.mode)
+        cols["k"].append(int(s.k))
         for c in ("verify_batch", "draft_batch", "proposed", "accepted", "emitted", "bytes_crossed"):
             cols[c].append(int(getattr(s, c)))
     return cols

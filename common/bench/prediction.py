@@ -1,73 +1,180 @@
-"""Predicted against measured tokens/s per mode: the cost model fitted to a run's
-calibration (``CostModel``, piecewise where the data bend) applied to each result row.
+"""Predicted against measured decode tokens/s, trial by trial.
 
-Per row (docs/theory.md): AR ``b / T_v(b, 0)``; SD ``b E / (T_d + T_v)``; PSD at sub-batch b
-``b E / (max(T_d, T_v) + c)``; flex at b the best of AR and SD at b and PSD at b / 2 over the
-draft lengths ``ks`` (what a policy that always chose right would reach). Costs come from
-the calibration at the mode's intra-op thread count, acceptance from the row's own tokens
-per verification (flex: ``alpha``, the run's median). The figure to compare is the row's
-decode tokens/s: the prediction is a steady state, without prefill.
+A trial's decode steps are replayed through a cost model: each step keeps its measured
+workload (requests verified and drafted, draft tokens verified, tokens emitted, whether it
+overlapped) and only its duration is predicted,
+
+- sequential (AR, SD, flex's AR/SD steps): ``T_d(b_d, k) + T_v(b_v, k_v) + c_seq``;
+- overlapped (PSD, flex's PSD steps): ``max(T_d(b_d, k), T_v(b_v, k_v)) + c``,
+
+with ``k_v`` the step's draft tokens per verified request. The predicted decode tokens/s
+is the trial's decode tokens over the summed predicted durations, so occupancy (the
+draining tail runs fewer requests than ``b``), acceptance and per-step k are inputs and
+the model is judged on time alone. Two models are applied:
+
+- ``calibration``: ``CostModel`` fitted to the isolated warm calls of the calibration
+  (``probe.calibrate``), at the step's intra-op thread count;
+- ``in_scheduler``: ``CostModel`` fitted to the decode steps of every *other*
+  configuration (mode, b, k) of the same run, at the same thread count (leave one
+  configuration out, so a row's own timings never predict it). Per-step overheads
+  ``c_seq`` and ``c`` are the medians over those steps. This is the figure the issue's
+  bar (within 10%) is checked on: it measures whether the model's form carries from one
+  configuration to another under the real scheduler, contention included.
+
+Rows are medians over repetitions; prefill steps are left out as in ``decode tok/s``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import statistics
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
-from ..rules.cost_model import CostModel, alpha_from_tokens
+from ..rules.cost_model import CostModel
 
 TOLERANCE = 0.10  # the issue's bar: within 10% at every measured point
-FLEX_KS = (1, 2, 3, 4, 5, 6, 8)
+MODELS = ("calibration", "in_scheduler")
 
 
-def _models(calibration: Iterable[dict[str, Any]], overhead: float) -> dict[int, CostModel]:
+@dataclass(frozen=True)
+class Step:
+    """One decode step's measured workload and times (a column of a trial's ``steps``)."""
+
+    overlapped: bool  # ran on the two lanes (PSD); else inline (AR, SD)
+    threads: int  # intra-op threads of the lanes that ran it
+    verify_batch: int
+    draft_batch: int
+    proposed: int  # draft tokens verified
+    draft_k: int  # draft forwards asked of the draft lane
+    emitted: int
+    duration: float
+    draft_time: float
+    verify_time: float
+
+    @property
+    def verify_k(self) -> float:
+        return self.proposed / self.verify_batch if self.verify_batch else 0.0
+
+
+def _step_mode(trial: dict[str, Any], cols: dict[str, list], i: int) -> str:
+    """"ar", "sd" or "psd" for step i: the recorded mode (flex records ``flex:<mode>``), or
+    for files without a mode column the trial's mode, flex's inferred from its overlap."""
+    if "mode" in cols:
+        return cols["mode"][i].split(":")[-1]
+    if trial["mode"] != "flex":
+        return trial["mode"]
+    return "psd" if cols["overlapped"][i] else ("sd" if cols["draft_batch"][i] else "ar")
+
+
+def decode_steps(trial: dict[str, Any], threads: dict[str, int]) -> Iterator[Step]:
+    """The trial's decode steps. ``threads``: intra-op threads of sequential steps (``sd``)
+    and of each PSD lane (``psd``)."""
+    cols = trial.get("steps")
+    if not cols:
+        return
+    for i in range(len(cols["duration"])):
+        if cols["prefill"][i]:
+            continue
+        mode = _step_mode(trial, cols, i)
+        k = cols["k"][i] if "k" in cols else trial["k"]
+        yield Step(
+            overlapped=bool(cols["overlapped"][i]), threads=threads["psd" if mode == "psd" else "sd"],
+            verify_batch=cols["verify_batch"][i], draft_batch=cols["draft_batch"][i], proposed=cols["proposed"][i],
+            draft_k=max(int(k), 1), emitted=cols["emitted"][i], duration=cols["duration"][i],
+            draft_time=cols["draft_time"][i], verify_time=cols["verify_time"][i],
+        )
+
+
+@dataclass
+class StepModel:
+    """Cost models per thread count plus the per-step overheads they leave out."""
+
+    models: dict[int, CostModel]
+    sequential_overhead: float = 0.0  # c_seq: step time - T_d - T_v of inline steps
+    overlapped_overhead: float = 0.0  # c: step time - max(T_d, T_v) of overlapped steps
+
+    def step_time(self, s: Step) -> float | None:
+        model = self.models.get(s.threads)
+        drafts = bool(s.draft_batch) and s.draft_time > 0
+        if model is None or model.observations[1] < 2 or drafts and model.observations[0] < 2:
+            return None  # too little to fit: no prediction rather than a made-up one
+        t_draft = model.t_draft(s.draft_batch, s.draft_k) if drafts else 0.0
+        t_verify = model.t_verify(s.verify_batch, s.verify_k) if s.verify_batch else 0.0
+        if s.overlapped:
+            return max(t_draft, t_verify) + self.overlapped_overhead
+        return t_draft + t_verify + self.sequential_overhead
+
+
+def calibration_model(calibration: Iterable[dict[str, Any]], overhead: float) -> StepModel:
+    """Fits to the calibration's warm calls (fastest of the reps), one per thread count."""
     by_threads: dict[int, list[dict[str, Any]]] = {}
     for p in calibration:
         by_threads.setdefault(p["threads"], []).append(p)
-    return {t: CostModel.from_measurements(ps, overhead=overhead) for t, ps in by_threads.items()}
+    return StepModel({t: CostModel.from_measurements(ps) for t, ps in by_threads.items()},
+                     overlapped_overhead=overhead)
 
 
-def _predict(models: dict[int, CostModel], threads: dict[str, int], row: dict[str, Any], alpha: float,
-             ks: Sequence[int]) -> float | None:
-    mode, b, k = row["mode"], row["batch_size"], row["k"]
-    if mode in ("ar", "sd", "psd"):
-        model = models.get(threads[mode])
-        if model is None:
-            return None
-        if mode != "ar" and row["tokens_per_target_step"] is not None:
-            alpha = alpha_from_tokens(row["tokens_per_target_step"], k)
-        return model.predict(mode, b, k, alpha).tokens_per_second
-    if mode == "flex":
-        seq, lane = models.get(threads["sd"]), models.get(threads["psd"])
-        if seq is None:
-            return None
-        options = [seq.predict("ar", b, 0, alpha).tokens_per_second]
-        options += [seq.predict("sd", b, kk, alpha).tokens_per_second for kk in ks]
-        if lane is not None and b >= 2:  # PSD over b requests: two sub-batches of b / 2
-            options += [lane.predict("psd", b // 2, kk, alpha).tokens_per_second for kk in ks]
-        return max(options)
-    return None
+def fit_steps(steps: Iterable[Step]) -> StepModel:
+    """Fits to in-scheduler decode steps: verifications and draft calls per thread count,
+    overheads as medians."""
+    models: dict[int, CostModel] = {}
+    seq, ovl = [], []
+    for s in steps:
+        model = models.setdefault(s.threads, CostModel(window=1 << 20))
+        if s.verify_batch:
+            model.observe_verify(s.verify_batch, s.verify_k, s.verify_time)
+        if s.draft_batch and s.draft_time > 0:
+            model.observe_draft(s.draft_batch, s.draft_k, s.draft_time)
+        if s.overlapped:
+            ovl.append(s.duration - max(s.draft_time, s.verify_time))
+        else:
+            seq.append(s.duration - s.draft_time - s.verify_time)
+    return StepModel(models, max(0.0, statistics.median(seq)) if seq else 0.0,
+                     max(0.0, statistics.median(ovl)) if ovl else 0.0)
 
 
-def prediction_table(calibration: Iterable[dict[str, Any]], rows: Iterable[dict[str, Any]],
-                     threads: dict[str, int], overhead: float = 0.0, alpha: float = 0.0,
-                     ks: Sequence[int] = FLEX_KS) -> list[dict[str, Any]]:
-    """One entry per AR/SD/PSD/flex sweep row: predicted and measured tokens/s and their ratio.
-    ``threads``: intra-op threads per mode (``{"ar": n, "sd": n, "psd": per lane}``)."""
-    models = _models(calibration, overhead)
+def predicted_decode_rate(model: StepModel, steps: list[Step]) -> float | None:
+    """Decode tokens of ``steps`` over their summed predicted durations."""
+    times = [model.step_time(s) for s in steps]
+    if not steps or any(t is None for t in times):
+        return None
+    total = sum(t for t in times if t is not None)
+    return sum(s.emitted for s in steps) / total if total > 0 else None
+
+
+def _key(trial: dict[str, Any]) -> tuple[str, int, int]:
+    return trial["mode"], trial["batch_size"], trial["k"]
+
+
+def prediction_table(trials: list[dict[str, Any]], calibration: Iterable[dict[str, Any]],
+                     threads: dict[str, int], overhead: float = 0.0) -> list[dict[str, Any]]:
+    """One entry per (mode, b, k) of the scheduler trials: measured decode tokens/s and the
+    two predictions (medians over repetitions), their ratios and whether each is within
+    ``TOLERANCE``. ``threads``: intra-op threads of sequential steps (``sd``) and per PSD
+    lane (``psd``)."""
+    runs = [t for t in trials if t["kind"] == "scheduler" and t.get("steps")]
+    steps = {id(t): list(decode_steps(t, threads)) for t in runs}
+    groups: dict[tuple[str, int, int], list[dict[str, Any]]] = {}
+    for t in runs:
+        if steps[id(t)]:
+            groups.setdefault(_key(t), []).append(t)
+    calibrated = calibration_model(calibration, overhead)
     out = []
-    for row in rows:
-        if row["kind"] != "scheduler":
-            continue
-        predicted = _predict(models, threads, row, alpha, ks)
-        if predicted is None:
-            continue
-        measured = row["decode_tokens_per_second"]
-        ratio = predicted / measured if measured else None
-        out.append({"mode": row["mode"], "batch_size": row["batch_size"], "k": row["k"],
-                    "concurrency": row["concurrency"], "predicted": predicted, "measured_decode": measured,
-                    "measured": row["tokens_per_second"], "ratio": ratio,
-                    "within_tolerance": ratio is not None and abs(ratio - 1.0) <= TOLERANCE})
+    for key, members in groups.items():
+        others = fit_steps(s for t in runs if _key(t) != key for s in steps[id(t)])
+        entry: dict[str, Any] = {"mode": key[0], "batch_size": key[1], "k": key[2],
+                                 "concurrency": members[0]["concurrency"]}
+        measured = [sum(s.emitted for s in steps[id(t)]) / sum(s.duration for s in steps[id(t)]) for t in members]
+        entry["measured_decode"] = statistics.median(measured)
+        for name, model in (("calibration", calibrated), ("in_scheduler", others)):
+            rates = [predicted_decode_rate(model, steps[id(t)]) for t in members]
+            pred = statistics.median(rates) if all(r is not None for r in rates) else None
+            ratio = pred / entry["measured_decode"] if pred is not None else None
+            entry[name] = {"predicted": pred, "ratio": ratio,
+                           "within_tolerance": ratio is not None and abs(ratio - 1.0) <= TOLERANCE}
+        out.append(entry)
+    out.sort(key=lambda e: (e["batch_size"], e["k"], e["mode"]))
     return out
 
 
@@ -75,14 +182,21 @@ def lines(table: list[dict[str, Any]]) -> list[str]:
     """The table as report lines."""
     if not table:
         return []
-    out = ["", f"Predicted against measured decode tok/s (cost model from the calibration; bar: within "
-               f"{TOLERANCE:.0%}):"]
+    out = ["", f"Predicted against measured decode tok/s, each trial's own decode steps replayed (bar: within "
+               f"{TOLERANCE:.0%}; 'calibration': fitted to the isolated warm calls; 'in-scheduler': fitted to the "
+               f"other configurations' decode steps):"]
+
+    def cell(e: dict[str, Any], name: str) -> str:
+        p = e[name]
+        if p["predicted"] is None:
+            return "-"
+        return f"{p['predicted']:.1f} ({p['ratio']:.2f}{'' if p['within_tolerance'] else ', outside'})"
+
     for e in table:
-        ratio = "-" if e["ratio"] is None else f"{e['ratio']:.2f}"
-        measured = "-" if e["measured_decode"] is None else f"{e['measured_decode']:.1f}"
-        out.append(f"  {e['mode']:>4} b={e['batch_size']:<2} k={e['k']} conc={e['concurrency']:<2}: predicted "
-                   f"{e['predicted']:.1f}, measured {measured} (pred/meas {ratio}"
-                   f"{'' if e['within_tolerance'] else ', outside'})")
-    within = sum(e["within_tolerance"] for e in table)
-    out.append(f"  within {TOLERANCE:.0%}: {within} of {len(table)}")
+        out.append(f"  {e['mode']:>4} b={e['batch_size']:<2} k={e['k']} conc={e['concurrency']:<2}: measured "
+                   f"{e['measured_decode']:.1f}; calibration {cell(e, 'calibration')}; "
+                   f"in-scheduler {cell(e, 'in_scheduler')}")
+    for name, label in (("calibration", "calibration"), ("in_scheduler", "in-scheduler")):
+        within = sum(e[name]["within_tolerance"] for e in table)
+        out.append(f"  within {TOLERANCE:.0%}, {label}: {within} of {len(table)}")
     return out

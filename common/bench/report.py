@@ -160,8 +160,10 @@ def render(results: dict[str, Any]) -> str:
     if results["cost_model"]:
         cm = results["cost_model"]
         out += _cost_lines(cm) + _step_table(results["results"])
-        out += prediction.lines(prediction.prediction_table(cm["calibration"], results["results"], cm["threads"],
-                                                            cm["overhead"], cm["alpha"]))
+        replayed = cm.get("prediction")
+        if replayed is None:  # files from before the per-trial replay
+            replayed = prediction.prediction_table(results["trials"], cm["calibration"], cm["threads"], cm["overhead"])
+        out += prediction.lines(replayed)
     if results.get("flex_bar"):
         out += _flex_lines(results["flex_bar"])
     if results["cooperative_verification"]:

@@ -20,7 +20,7 @@ from typing import Any
 from ..types import InvalidInputError
 
 SCHEMA_NAME = "minedraft.bench"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: step columns "mode" and "k"
 
 _NUM = (int, float)
 _OPT_NUM = (int, float, type(None))
@@ -53,8 +53,9 @@ RESULT: dict[str, tuple[type, ...]] = {
     "step_time_over_max": _OPT_NUM, "matches_reference": _OPT_NUM, "mean_decode_step_time": _OPT_NUM,
     "mean_decode_draft_time": _OPT_NUM, "mean_decode_verify_time": _OPT_NUM, "predicted": (dict, type(None)),
 }
-STEP_COLUMNS = ("duration", "verify_batch", "draft_batch", "proposed", "accepted", "emitted", "draft_time",
-                "verify_time", "overlapped", "prefill", "bytes_crossed")
+STEP_COLUMNS_V1 = ("duration", "verify_batch", "draft_batch", "proposed", "accepted", "emitted", "draft_time",
+                   "verify_time", "overlapped", "prefill", "bytes_crossed")
+STEP_COLUMNS = (*STEP_COLUMNS_V1, "mode", "k")  # mode as the scheduler recorded it ("sd", "flex:ar", ...)
 
 
 def _check(obj: Any, spec: dict[str, tuple[type, ...]], where: str) -> None:
@@ -88,10 +89,11 @@ def validate(results: Any) -> dict:
         _check(trial, TRIAL, f"results.trials[{i}]")
         steps = trial["steps"]
         if steps is not None:
-            lengths = {len(steps.get(c, [])) for c in STEP_COLUMNS}
+            columns = STEP_COLUMNS if results["schema_version"] >= 2 else STEP_COLUMNS_V1
+            lengths = {len(steps.get(c, [])) for c in columns}
             if len(lengths) != 1:
                 raise InvalidInputError(f"results.trials[{i}].steps columns must all have one length and "
-                                        f"hold {STEP_COLUMNS}, got lengths {sorted(lengths)}")
+                                        f"hold {columns}, got lengths {sorted(lengths)}")
     for i, row in enumerate(results["results"]):
         _check(row, RESULT, f"results.results[{i}]")
     return results
@@ -183,7 +185,7 @@ def now_iso() -> str:
 
 # -- ``minedraft bench-serving``: a second record type in the same conventions -----------------
 SERVING_SCHEMA_NAME = "minedraft.bench_serving"
-SERVING_SCHEMA_VERSION = 1
+SERVING_SCHEMA_VERSION = 2  # 2: step columns "mode" and "k"
 _DIST = dict  # {"mean", "p50", "p90", "p99"}: seconds, or None without values
 
 SERVING_TOP_LEVEL: dict[str, tuple[type, ...]] = {

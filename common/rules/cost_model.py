@@ -139,6 +139,11 @@ class CostModel:
     def ready(self) -> bool:
         return len(self._verify) >= 2 and len(self._draft) >= 2
 
+    @property
+    def observations(self) -> tuple[int, int]:
+        """(draft calls, verifications) the fits are made from."""
+        return len(self._draft), len(self._verify)
+
     # -- costs -----------------------------------------------------------------------------
     def _draft_model(self) -> Piecewise:
         if self._draft_fit is None:

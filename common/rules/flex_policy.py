@@ -57,13 +57,17 @@ sizes); with no such cell the fit alone. A mispredicted candidate gets chosen, m
 and corrected, so the choice converges on what was timed.
 
 **Realized rates.** The per-cell costs time the forwards; a step also pays what they do
-not see: the drafter catching up on tokens committed while it was idle, the first steps
-after a switch of shapes and models running slower, per-step work outside the forwards, an
-acceptance estimate that is off. So each mode keeps, per batch-size bucket (1, 2-3, 4-7,
-...), its clean steps' realized over predicted tokens/s (decayed tokens delivered over
-decayed tokens promised, weight ``realized_weight``), and its predictions are multiplied by
-it: a mode whose steps keep delivering less than the model promised loses to one that
-delivers what it promised.
+not see: the first steps after a switch of shapes and models running slower, per-step
+work outside the forwards, the lanes contending. So each mode keeps, per batch-size bucket
+(1, 2-3, 4-7, ...), its clean steps' predicted over measured seconds (decayed sums, weight
+``realized_weight``), and its predicted tokens/s are multiplied by it: a mode whose steps
+keep taking longer than the model said loses to one that runs as predicted. Time only:
+tokens are the acceptance tracker's business, and a few unlucky verifications must not
+penalise a mode twice (once in alpha, once here). Steps in which the drafter caught up on
+tokens committed while it was idle are left out by the scheduler: that is the price of a
+switch, paid once, not the mode's rate. A correction is trusted only while it is fresh: a
+mode not run for ``explore_every`` decisions is probed if its uncorrected prediction is
+competitive, so one bad spell cannot lock a mode out for good.
 
 **Hysteresis.** The policy keeps a current (mode, k) and switches to the predicted best
 only after ``patience`` consecutive decisions in which some candidate beats the current
@@ -270,6 +274,7 @@ class Decision:
     predicted: dict[str, float] = field(default_factory=dict)  # best tokens/s per mode (exploit only)
     caps: dict[str, int] = field(default_factory=dict)  # per-request draft caps <= k (absent: k)
     expected: float | None = None  # the cost model's tokens/s for this (mode, k), before correction
+    expected_seconds: float | None = None  # the cost model's seconds for this step, before correction
     running: int = 0  # requests running when it was decided
 
 
@@ -297,15 +302,13 @@ class FlexPolicy:
         self.attempts = {m: 0 for m in FLEX_MODES}  # all steps per mode
         self.last_run = {m: 0 for m in FLEX_MODES}  # num_decisions when the mode last ran
         self.seen_batches: dict[str, set[int]] = {m: set() for m in FLEX_MODES}
-        # Realized over predicted tokens/s per mode: decayed tokens delivered over decayed tokens
-        # promised (predicted rate x step seconds). A ratio of sums, not a mean of per-step
-        # ratios: a step's tokens vary with acceptance, and averaging their logs or ratios
-        # would bias a drafting mode at small batch against AR, whose steps never vary.
-        # Kept per (mode, batch-size bucket): what a mode's cells miss differs with the batch
-        # (on a CPU, SD's extra rows cost more than predicted at 16 requests, not at 1).
+        # Predicted over measured step seconds per mode (decayed sums: a ratio of sums, so one
+        # slow step weighs by its length). Kept per (mode, batch-size bucket): what a mode's
+        # cells miss differs with the batch (on a CPU, SD's extra rows cost more than
+        # predicted at 16 requests, not at 1).
         self.realized: dict[tuple[str, int], float] = {}
-        self._delivered: dict[tuple[str, int], float] = {}
-        self._promised: dict[tuple[str, int], float] = {}
+        self._predicted_seconds: dict[tuple[str, int], float] = {}
+        self._measured_seconds: dict[tuple[str, int], float] = {}
         self._schedule_pos = 0
 
     # -- observations (fed by the scheduler from its StepRecords and draft calls) --------
@@ -350,21 +353,21 @@ class FlexPolicy:
         self.last_run[mode] = self.num_decisions
         self.seen_batches[mode].add(num_running)
 
-    def observe_realized(self, decision: Decision, tokens: int, seconds: float) -> None:
-        """A step run on ``decision`` emitted ``tokens`` in ``seconds`` (all of the step, not
-        just its forwards). Its ratio to what the cost model expected corrects that mode's
-        later predictions: what the per-cell costs miss (switching between modes, the
-        drafter catching up, per-step work outside the forwards, acceptance misjudged)."""
+    def observe_realized(self, decision: Decision, seconds: float) -> None:
+        """A step run on ``decision`` took ``seconds`` (all of the step, not just its forwards).
+        Predicted over measured time corrects that mode's later predictions: what the
+        per-cell costs miss (shapes switching, per-step work outside the forwards)."""
         w, key = self.settings.realized_weight, (decision.mode, batch_bucket(decision.running))
-        if not (decision.expected and seconds > 0 and w > 0):
+        if not (decision.expected_seconds and seconds > 0 and w > 0):
             return
-        delivered, promised = self._delivered.get(key, 0.0), self._promised.get(key, 0.0)
-        self._delivered[key] = delivered = delivered + w * (tokens - delivered)
-        self._promised[key] = promised = promised + w * (decision.expected * seconds - promised)
-        self.realized[key] = delivered / promised
+        predicted, measured = self._predicted_seconds.get(key, 0.0), self._measured_seconds.get(key, 0.0)
+        self._predicted_seconds[key] = predicted = predicted + w * (decision.expected_seconds - predicted)
+        self._measured_seconds[key] = measured = measured + w * (seconds - measured)
+        self.realized[key] = predicted / measured
 
     def realized_ratio(self, mode: str, num_running: int) -> float:
-        """Realized over predicted tokens/s of ``mode`` at this batch size's bucket (1: none yet)."""
+        """Predicted over measured step time of ``mode`` at this batch size's bucket (1: none
+        yet): the factor on its predicted tokens/s."""
         return self.realized.get((mode, batch_bucket(num_running)), 1.0)
 
     def forget(self, request_id: str) -> None:
@@ -375,19 +378,25 @@ class FlexPolicy:
                 caps: dict[str, int] | None = None) -> float:
         """Predicted tokens/s of running ``mode`` with draft cap k on the two sub-batches
         (``caps``: per-request caps <= k, default k for every request)."""
+        tokens, seconds = self.predict_step(mode, k, groups, caps)
+        return tokens / seconds if seconds > 0 else 0.0
+
+    def predict_step(self, mode: str, k: int, groups: tuple[Sequence[str], Sequence[str]],
+                     caps: dict[str, int] | None = None) -> tuple[float, float]:
+        """(expected tokens, seconds) of one step of ``mode``; PSD's as half of its two-step cycle."""
         first, second = list(groups[0]), list(groups[1])
         ids = first + second
         n = len(ids)
         if n == 0:
-            return 0.0
+            return 0.0, 0.0
         acc = self.acceptance
         if mode == "ar":
-            return n / (self.t_verify("sequential", n, 0) + self.overhead["sequential"])
+            return float(n), self.t_verify("sequential", n, 0) + self.overhead["sequential"]
         cap = {r: k if caps is None else min(k, caps.get(r, k)) for r in ids}
         tokens = sum(expected_tokens(acc.alpha(r), cap[r], acc.gamma(r)) for r in ids)
         if mode == "sd":
             step = self._draft_cost("sequential", ids, k, cap) + self.t_verify("sequential", n, self._mean_len(ids, cap))
-            return tokens / (step + self.overhead["sequential"])
+            return tokens, step + self.overhead["sequential"]
         if mode == "psd":
             if not first or not second:
                 raise ValueError("psd needs two non-empty sub-batches")
@@ -395,7 +404,7 @@ class FlexPolicy:
             draft = {i: self._draft_cost("overlapped", g, k, cap) for i, g in enumerate((first, second))}
             verify = {i: self.t_verify("overlapped", len(g), self._mean_len(g, cap)) for i, g in enumerate((first, second))}
             cycle = max(draft[1], verify[0]) + max(draft[0], verify[1]) + 2 * c
-            return tokens / cycle
+            return tokens / 2, cycle / 2
         raise ValueError(f"mode must be one of {FLEX_MODES}, got {mode!r}")
 
     def request_caps(self, mode: str, k: int, groups: tuple[Sequence[str], Sequence[str]]) -> dict[str, int]:
@@ -488,26 +497,31 @@ class FlexPolicy:
         caps = {c: self._caps(c, groups) for c in self.candidates(eligible)}
         # A candidate whose caps are all 0 drafts nothing: it is AR, already a candidate.
         caps = {c: v for c, v in caps.items() if v is None or any(v.values())}
-        expected = {c: self.predict(c[0], c[1], groups, v) for c, v in caps.items()}
+        steps = {c: self.predict_step(c[0], c[1], groups, v) for c, v in caps.items()}
+        expected = {c: t / sec if sec > 0 else 0.0 for c, (t, sec) in steps.items()}
         scores = {c: e * self.realized_ratio(c[0], n) for c, e in expected.items()}
         best = max(scores, key=lambda c: scores[c])
         per_mode = {m: max(v for c, v in scores.items() if c[0] == m) for m in eligible if any(c[0] == m for c in scores)}
-        eligible = list(per_mode)
-        probe = self._probe(eligible, per_mode, n)
+        uncorrected = {m: max(v for c, v in expected.items() if c[0] == m) for m in per_mode}
+        probe = self._probe(list(per_mode), per_mode, uncorrected, n)
+
+        def decision(chosen: tuple[str, int], reason: str) -> Decision:
+            return Decision(*chosen, reason, per_mode, caps[chosen] or {}, expected=expected[chosen], running=n,
+                            expected_seconds=steps[chosen][1])
+
         if probe is not None:
-            chosen = max((c for c in scores if c[0] == probe), key=lambda c: scores[c])
-            return Decision(*chosen, "explore", per_mode, caps[chosen] or {}, expected[chosen], n)
+            return decision(max((c for c in scores if c[0] == probe), key=lambda c: scores[c]), "explore")
         if self.current is None or self.current not in scores:
             self.current, self.streak = best, 0
-            return Decision(*best, "switch", per_mode, caps[best] or {}, expected[best], n)
+            return decision(best, "switch")
         if scores[best] > scores[self.current] * (1.0 + s.margin):
             self.streak += 1
         else:
             self.streak = 0
         if self.streak >= s.patience:
             self.current, self.streak = best, 0
-            return Decision(*best, "switch", per_mode, caps[best] or {}, expected[best], n)
-        return Decision(*self.current, "hold", per_mode, caps[self.current] or {}, expected[self.current], n)
+            return decision(best, "switch")
+        return decision(self.current, "hold")
 
     def _caps(self, candidate: tuple[str, int], groups: tuple[Sequence[str], Sequence[str]]) -> dict[str, int] | None:
         mode, k = candidate
@@ -515,16 +529,20 @@ class FlexPolicy:
             return None
         return self.request_caps(mode, k, groups)
 
-    def _probe(self, eligible: Sequence[str], per_mode: dict[str, float], n: int) -> str | None:
-        """A competitive mode whose cost estimate is an extrapolation or stale, if any."""
+    def _probe(self, eligible: Sequence[str], per_mode: dict[str, float], uncorrected: dict[str, float],
+               n: int) -> str | None:
+        """A competitive mode whose cost estimate is an extrapolation or stale, if any. A stale
+        mode competes on its uncorrected prediction: its realized-rate correction is as old
+        as its last run."""
         if not self.settings.warmup or self.current is None:
             return None
         top = max(per_mode.values())
         for mode in eligible:
-            if mode == self.current[0] or per_mode[mode] < (1.0 - self.settings.explore_gap) * top:
+            if mode == self.current[0]:
                 continue
             near = any(max(b, n) / min(b, n) <= NEAR_BATCH for b in self.seen_batches[mode])
             stale = self.num_decisions - 1 - self.last_run[mode] >= self.settings.explore_every
-            if not near or stale:
+            score = uncorrected[mode] if stale else per_mode[mode]
+            if score >= (1.0 - self.settings.explore_gap) * top and (not near or stale):
                 return mode
         return None

@@ -270,10 +270,11 @@ class FlexScheduler(ParallelSpeculativeScheduler):
         return rec
 
     def _observe(self, rec: StepRecord, decision: Decision, verified_first: set[str], num_running: int) -> None:
-        """Feed the step's measurements to the cost family it ran in, and its tokens/s to the
+        """Feed the step's measurements to the cost family it ran in, and its duration to the
         mode's realized rate. Left out: a PSD step's serial draft (cold sub-batch, no overlap)
         and draft calls or verifications that included a prefill, since they would skew the
-        per-token fits."""
+        per-token fits; from the realized rate also steps in which the drafter caught up on
+        tokens committed while it was idle (the one-off price of a switch)."""
         mode = decision.mode
         family = FAMILY[mode]
         serial = False
@@ -289,8 +290,8 @@ class FlexScheduler(ParallelSpeculativeScheduler):
             elif mode != "psd":
                 self.policy.observe_overhead(family, rec.duration - rec.draft_time - rec.verify_time)
         clean = bool(rec.verify_batch) and not self._prefill
-        if clean:
-            self.policy.observe_realized(decision, rec.emitted, rec.duration)
+        if clean and not any(call.catch_up for call in self.drafter.calls):
+            self.policy.observe_realized(decision, rec.duration)
         self.policy.note_step(mode, num_running, clean=clean)
 
     def _forget(self, req: RequestState) -> None:

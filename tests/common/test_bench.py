@@ -73,6 +73,7 @@ def test_results_schema_round_trip(tmp_path):
     (lambda r: r["results"][1].update(tokens_per_second="fast"), "results.results[1].tokens_per_second"),
     (lambda r: r["trials"][0].pop("latency"), "results.trials[0].latency"),
     (lambda r: r["trials"][2]["steps"]["duration"].append(0.1), "results.trials[2].steps"),
+    (lambda r: r.update(schema_version=2), "results.trials[0].steps"),  # version 2 has mode and k columns
     (lambda r: r["trials"][0].update(errors=True), "results.trials[0].errors"),
 ])
 def test_schema_rejects_bad_results_naming_the_field(mutate, field):
@@ -356,6 +357,13 @@ def test_bench_predictions_and_cooperative_verification(tiny_run):
     assert all(s["bound"] <= 2.0 for s in cm["speedup_psd_over_sd"])
     for row in results["results"]:
         assert (row["predicted"] is not None) == (row["kind"] == "scheduler")
+    # every scheduler row is replayed step by step through both models
+    assert sorted((e["mode"], e["batch_size"], e["k"]) for e in cm["prediction"]) == sorted(
+        (r["mode"], r["batch_size"], r["k"]) for r in results["results"] if r["kind"] == "scheduler")
+    assert all(e["calibration"]["predicted"] and e["in_scheduler"]["predicted"] for e in cm["prediction"])
+    for t in results["trials"]:
+        if t["kind"] == "scheduler":
+            assert set(t["steps"]["mode"]) <= {t["mode"], "flex:ar", "flex:sd", "flex:psd"}
     coop = results["cooperative_verification"]
     b, k, vocab = coop["batch_size"], coop["k"], coop["vocab_size"]
     for case in coop["cases"]:

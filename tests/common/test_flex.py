@@ -346,24 +346,50 @@ def test_measured_cells_average_recent_observations_and_skip_fractional_lengths(
     assert policy.cells.counts == {("sequential", "verify", 4, 2): 2}
 
 
-def test_a_mode_delivering_less_than_predicted_loses_to_one_that_delivers():
+def test_a_mode_slower_than_predicted_loses_to_one_that_runs_as_predicted():
     groups = split(2)
     policy = measured_policy(0.99)  # acceptance near 1: the cells say SD k=3 beats AR (22.5 vs 20 tok/s)
     d = policy.decide(groups, overlap=False)
     assert (d.mode, d.k) == ("sd", 3) and d.expected == pytest.approx(policy.predict("sd", 3, groups))
-    policy.observe_realized(d, tokens=8, seconds=8 / d.expected)  # delivered as predicted: no change
+    tokens, seconds = policy.predict_step("sd", 3, groups, d.caps)
+    assert d.expected_seconds == pytest.approx(seconds) and d.expected == pytest.approx(tokens / seconds)
+    policy.observe_realized(d, seconds=d.expected_seconds)  # ran as predicted: no change
     assert policy.realized == {("sd", 2): pytest.approx(1.0)}  # N = 2: bucket 2-3
     assert policy.decide(groups, overlap=False).mode == "sd"
-    for _ in range(3):  # SD's steps deliver half what the model promised (a cost the cells miss)
+    for _ in range(3):  # SD's steps take twice what the model said (a cost the cells miss)
         d = policy.decide(groups, overlap=False)
         if d.mode == "sd":
-            policy.observe_realized(d, tokens=8, seconds=8 / (0.5 * d.expected))
+            policy.observe_realized(d, seconds=2 * d.expected_seconds)
     d = policy.decide(groups, overlap=False)
     assert d.mode == "ar" and policy.realized_ratio("ar", 2) == 1.0 and policy.realized_ratio("sd", 2) < 0.9
     assert d.predicted["sd"] == pytest.approx(policy.predict("sd", 3, groups) * policy.realized_ratio("sd", 2))
     assert d.predicted["sd"] < d.predicted["ar"] == pytest.approx(20.0)
     # Another batch-size bucket keeps its own ratio: at N = 1 the shortfall at N = 2 does not apply.
     assert policy.realized_ratio("sd", 1) == 1.0 and policy.realized_ratio("sd", 3) < 0.9
+
+
+def test_a_stale_correction_does_not_lock_a_mode_out():
+    """SD penalised by a bad spell is probed again once stale, on its uncorrected prediction,
+    and a step that runs as predicted lifts the penalty."""
+    groups = split(2)
+    policy = measured_policy(0.99, explore_every=8, warmup=True)
+    policy.runs.update({m: len(plan) for m, plan in policy.warmup_plan.items()})  # warm-up done
+    for _ in range(6):
+        d = policy.decide(groups, overlap=False)
+        if d.mode == "sd":
+            policy.observe_realized(d, seconds=3 * d.expected_seconds)
+        policy.note_step(d.mode, 2)
+    assert policy.current[0] == "ar" and policy.realized_ratio("sd", 2) < 0.8
+    reasons = []
+    for _ in range(10):
+        d = policy.decide(groups, overlap=False)
+        reasons.append((d.mode, d.reason))
+        if d.mode == "sd":
+            policy.observe_realized(d, seconds=d.expected_seconds)
+        policy.note_step(d.mode, 2)
+    assert ("sd", "explore") in reasons
+    penalised = policy.realized_ratio("sd", 2)
+    assert penalised > 1 / 3  # the probe ran as predicted and moved the ratio back up
 
 
 def test_schedule_overrides_and_falls_back_without_two_sub_batches():

@@ -1,0 +1,111 @@
+"""Predicted against measured decode tokens/s (minedraft.bench.prediction): each trial's
+decode steps replayed through a cost model fitted to the calibration, or to the other
+configurations' steps. Synthetic trials whose times follow a known law."""
+
+from __future__ import annotations
+
+import pytest
+
+from minedraft.bench.prediction import decode_steps, fit_steps, lines, prediction_table
+
+THREADS = {"ar": 2, "sd": 2, "psd": 1}
+
+
+def t_verify(b: int, proposed: int, threads: int) -> float:
+    return (0.030 + 0.001 * b + 0.0005 * (b + proposed)) * (2.0 if threads == 1 else 1.0)
+
+
+def t_draft(b: int, k: int, threads: int) -> float:
+    return k * (0.004 + 0.0008 * b) * (2.0 if threads == 1 else 1.0)
+
+
+SEQ_OVERHEAD, PSD_OVERHEAD = 0.001, 0.002
+
+
+def _trial(mode: str, b: int, k: int, tail: bool = True, slow: float = 1.0, rep: int = 0) -> dict:
+    """A trial of one configuration: a prefill step, full-batch decode steps, then a draining
+    tail with fewer requests; every time from the laws above (times ``slow``)."""
+    cols: dict[str, list] = {c: [] for c in ("duration", "verify_batch", "draft_batch", "proposed", "accepted",
+                                             "emitted", "draft_time", "verify_time", "overlapped", "prefill",
+                                             "bytes_crossed", "mode", "k")}
+    occupancy = [b] * 6 + ([max(1, b // 2), 1] if tail else [])
+    for i, n in enumerate([b, *occupancy]):
+        overlapped = mode == "psd"
+        threads = THREADS[mode]
+        kk = 0 if mode == "ar" else k
+        proposed = n * kk
+        td = t_draft(n, kk, threads) * slow if kk else 0.0
+        tv = t_verify(n, proposed, threads) * slow
+        duration = max(td, tv) + PSD_OVERHEAD if overlapped else td + tv + SEQ_OVERHEAD
+        for c, v in (("duration", duration), ("verify_batch", n), ("draft_batch", n if kk else 0),
+                     ("proposed", proposed), ("accepted", proposed // 2), ("emitted", n + proposed // 2),
+                     ("draft_time", td), ("verify_time", tv), ("overlapped", int(overlapped)),
+                     ("prefill", int(i == 0)), ("bytes_crossed", 0), ("mode", mode), ("k", kk)):
+            cols[c].append(v)
+    return {"mode": mode, "kind": "scheduler", "batch_size": b, "k": 0 if mode == "ar" else k,
+            "concurrency": 2 * b if mode == "psd" else b, "rep": rep, "steps": cols}
+
+
+def _trials(slow_key: tuple[str, int] | None = None) -> list[dict]:
+    out = []
+    for mode in ("ar", "sd", "psd"):
+        for b in (1, 2, 4, 8, 16):
+            slow = 1.5 if (mode, b) == slow_key else 1.0
+            out += [_trial(mode, b, 2, slow=slow, rep=r) for r in range(2)]
+    return out
+
+
+def _calibration() -> list[dict]:
+    return [{"threads": t, "batch": b, "k": k, "t_draft": t_draft(b, k, t) if k else None,
+             "t_verify": t_verify(b, b * k, t)} for t in (1, 2) for b in (1, 2, 4, 8, 16) for k in (0, 2)]
+
+
+def test_exact_laws_are_predicted_exactly_by_both_models():
+    table = prediction_table(_trials(), _calibration(), THREADS, overhead=PSD_OVERHEAD)
+    assert len(table) == 15
+    for e in table:
+        assert e["in_scheduler"]["ratio"] == pytest.approx(1.0, abs=1e-6), e
+        assert e["in_scheduler"]["within_tolerance"]
+    # the calibration carries no sequential overhead: within 10%, not exact
+    assert all(e["calibration"]["within_tolerance"] for e in table)
+    assert "within 10%, in-scheduler: 15 of 15" in "\n".join(lines(table))
+
+
+def test_a_rows_own_timings_never_predict_it():
+    """One configuration 1.5x slower than the law: its in-scheduler prediction (fitted to the
+    others) stays at the law, so the ratio shows the slowdown. Fits at another thread count
+    (PSD's lanes) never see it."""
+    table = {(e["mode"], e["batch_size"]): e for e in prediction_table(_trials(("sd", 4)), [], THREADS)}
+    slow = table[("sd", 4)]["in_scheduler"]
+    assert slow["ratio"] == pytest.approx(1.5, rel=0.02)  # the fixed overhead is not slowed
+    assert not slow["within_tolerance"]
+    assert all(table[("psd", b)]["in_scheduler"]["ratio"] == pytest.approx(1.0, abs=1e-6) for b in (1, 2, 4, 8, 16))
+
+
+def test_prediction_follows_the_trials_occupancy():
+    """The draining tail verifies fewer requests: the replay predicts those steps at their own
+    batch size, so a trial with a tail and one without are both predicted exactly."""
+    trials = _trials() + [_trial("sd", 8, 2, tail=False, rep=r) for r in range(2)]
+    model = fit_steps(s for t in trials for s in decode_steps(t, THREADS))
+    for tail in (True, False):
+        steps = list(decode_steps(_trial("sd", 8, 2, tail=tail), THREADS))
+        assert sum(model.step_time(s) for s in steps) == pytest.approx(sum(s.duration for s in steps), rel=1e-6)
+    assert [s.verify_batch for s in decode_steps(_trial("sd", 8, 2), THREADS)] == [8] * 6 + [4, 1]
+
+
+def test_no_prediction_without_the_observations_to_fit():
+    """AR-only data cannot predict a drafting step: None, never a made-up figure."""
+    ar_only = [t for t in _trials() if t["mode"] == "ar"]
+    table = prediction_table(ar_only + [_trial("sd", 2, 2)], [], THREADS)
+    sd = next(e for e in table if e["mode"] == "sd")
+    assert sd["in_scheduler"]["predicted"] is None and not sd["in_scheduler"]["within_tolerance"]
+    assert sd["calibration"]["predicted"] is None
+
+
+def test_files_without_mode_and_k_columns_infer_them():
+    """Results of schema version 1 have no per-step mode or k: the trial's are used."""
+    trial = _trial("psd", 4, 2)
+    for c in ("mode", "k"):
+        del trial["steps"][c]
+    steps = list(decode_steps(trial, THREADS))
+    assert all(s.overlapped and s.threads == 1 and s.draft_k == 2 for s in steps)
