@@ -341,14 +341,15 @@ class FlexPolicy:
     # -- observations (fed by the scheduler from its StepRecords and draft calls) --------
     def observe_draft(self, family: str, batch: int, forwards: int, seconds: float) -> None:
         if batch > 0 and forwards > 0 and seconds > 0:
-            self.models[family].observe_draft(batch, forwards, seconds)
             self.cells.add(family, "draft", batch, forwards, seconds)
+            # The fits, like the cells, hold seconds at the machine speed of the first measurements.
+            self.models[family].observe_draft(batch, forwards, seconds / self.cells.speed)
             self.measured[family, "draft"] += 1
 
     def observe_verify(self, family: str, batch: int, mean_len: float, seconds: float) -> None:
         if batch > 0 and seconds > 0:
-            self.models[family].observe_verify(batch, mean_len, seconds)  # type: ignore[arg-type]
             self.cells.add(family, "verify", batch, mean_len, seconds)
+            self.models[family].observe_verify(batch, mean_len, seconds / self.cells.speed)  # type: ignore[arg-type]
             self.measured[family, "verify"] += 1
 
     def usable(self, mode: str) -> bool:
@@ -479,8 +480,8 @@ class FlexPolicy:
         near = self.cells.nearest(family, kind, batch, length, min_obs)
         fitted = fit(batch, length)
         if near is None or fit(near[0], length) < 1e-6:
-            return fitted
-        return fitted * near[1] / fit(near[0], length)
+            return fitted * self.cells.speed  # the fit holds seconds at the cells' reference speed
+        return fitted * near[1] / fit(near[0], length)  # near[1] is at the present speed
 
     def _draft_cost(self, family: str, ids: Sequence[str], k: int, cap: dict[str, int]) -> float:
         """Seconds of drafting for the requests of ``ids`` that draft at all (cap > 0)."""

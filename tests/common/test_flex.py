@@ -355,6 +355,8 @@ def test_a_machine_wide_slow_spell_moves_the_speed_factor_not_the_ranking():
         policy = measured_policy(0.75, speed_weight=weight)
         best_sd = max(policy.predict("sd", k, groups) for k in (1, 2, 3))
         before = policy.predict("ar", 0, groups) / best_sd
+        # a fractional verified length has no cell: the fit alone, which must slow alike
+        fit_only, cell = policy.t_verify("sequential", 2, 1.5), policy.t_verify("sequential", 2, 2.0)
         assert before == pytest.approx(20.0 / 15.625)  # AR best on the measured table
         for _ in range(12):
             policy.observe_verify("sequential", 2, 0.0, 1.5 * NONLINEAR_VERIFY[0])
@@ -362,6 +364,8 @@ def test_a_machine_wide_slow_spell_moves_the_speed_factor_not_the_ranking():
         if weight:
             assert 1.3 < policy.cells.speed < 1.5
             assert after == pytest.approx(before, rel=0.12)
+            ratio = policy.t_verify("sequential", 2, 1.5) / policy.t_verify("sequential", 2, 2.0)
+            assert ratio == pytest.approx(fit_only / cell, rel=0.05)
             assert policy.decide(groups, overlap=False).mode == "ar"
         else:
             assert policy.cells.speed == 1.0 and after < 1.0
