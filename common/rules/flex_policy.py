@@ -106,9 +106,6 @@ class FlexSettings:
     schedule: tuple[tuple[str, int], ...] = ()  # fixed cyclic (mode, k) plan: tests, ablations
     cell_min_obs: int = 1  # predict from a measured (family, batch, length) cell after this many; 0: fit only
     cell_weight: float = 0.3  # weight of a new observation in a cell's running average
-    # Weight of a re-measured cell's deviation in the machine-speed factor all cells share
-    # (``MeasuredCells``); 0: off, every deviation stays with its own cell.
-    speed_weight: float = 0.5
     # Weight of a step in a mode's realized / predicted tokens/s (0: predictions used as is).
     realized_weight: float = 0.2
     # Per-request draft caps: a request drafts its j-th token only if that token's expected
@@ -127,7 +124,6 @@ class FlexSettings:
         require_number("FlexSettings.decay", self.decay, 0, 1, low_open=True)
         require_int("FlexSettings.cell_min_obs", self.cell_min_obs, 0)
         require_number("FlexSettings.cell_weight", self.cell_weight, 0, 1, low_open=True)
-        require_number("FlexSettings.speed_weight", self.speed_weight, 0, 1)
         require_number("FlexSettings.realized_weight", self.realized_weight, 0, 1)
         require_prob("FlexSettings.prior_alpha", self.prior_alpha)
         for name in ("prior_weight", "request_prior_weight"):
@@ -232,32 +228,12 @@ CELL_TOLERANCE = 0.25  # a mean length within this of an integer falls in that i
 
 class MeasuredCells:
     """Running averages of measured seconds per exact cell (family, "draft" or "verify",
-    batch, length); a fractional length (confidence stops) has a cell only near an integer.
+    batch, length); a fractional length (confidence stops) has a cell only near an integer."""
 
-    Cells are kept relative to a machine-speed factor that all of them share. A cell
-    measured again and found slower (faster) than it was says, first, that the machine
-    is: other processes took the cores, the clock dropped. Only the running mode's cells
-    are re-measured, so without the factor a slow spell would be blamed on that mode alone
-    and flex would switch to a mode whose cells were timed in calmer moments, to find it
-    just as slow. So a re-measured cell's deviation first moves the shared factor (weight
-    ``speed_weight``, in log space), and only what is left moves the cell (weight
-    ``weight``). Of a sustained spell about w_s / (w_s + w (1 - w_s)) ends up in the factor
-    (three quarters at 0.5 and 0.3), which scales every mode alike and leaves their ranking
-    alone. A first measurement of a cell sets the cell and never the factor. What the factor
-    cannot tell apart: the running mode becoming slower for reasons of its own; the probes
-    of the other modes (``explore_every``) re-measure them at the present speed."""
-
-    def __init__(self, weight: float = 0.3, speed_weight: float = 0.0) -> None:
+    def __init__(self, weight: float = 0.3) -> None:
         self.weight = weight
-        self.speed_weight = speed_weight
-        self.log_speed = 0.0  # log of the machine-speed factor (0: as when first measured)
-        self.seconds: dict[tuple[str, str, int, int], float] = {}  # in units of the factor
+        self.seconds: dict[tuple[str, str, int, int], float] = {}
         self.counts: dict[tuple[str, str, int, int], int] = {}
-
-    @property
-    def speed(self) -> float:
-        """Seconds now per second when the cells were first measured (>1: the machine is slower)."""
-        return math.exp(self.log_speed)
 
     @staticmethod
     def key(family: str, kind: str, batch: int, length: float) -> tuple[str, str, int, int] | None:
@@ -269,18 +245,15 @@ class MeasuredCells:
         if key is None:
             return
         n = self.counts.get(key, 0)
-        if n and self.speed_weight:
-            self.log_speed += self.speed_weight * math.log(seconds / (self.seconds[key] * self.speed))
-        relative = seconds / self.speed
-        old = self.seconds.get(key, relative)
-        self.seconds[key] = relative if n == 0 else old + self.weight * (relative - old)
+        old = self.seconds.get(key, seconds)
+        self.seconds[key] = seconds if n == 0 else old + self.weight * (seconds - old)
         self.counts[key] = n + 1
 
     def get(self, family: str, kind: str, batch: int, length: float, min_obs: int) -> float | None:
         key = self.key(family, kind, batch, length)
         if min_obs < 1 or key is None or self.counts.get(key, 0) < min_obs:
             return None
-        return self.seconds[key] * self.speed
+        return self.seconds[key]
 
     def nearest(self, family: str, kind: str, batch: int, length: float, min_obs: int) -> tuple[int, float] | None:
         """(batch, seconds) of the measured cell at the same length whose batch is nearest
@@ -288,7 +261,7 @@ class MeasuredCells:
         key = self.key(family, kind, batch, length)
         if min_obs < 1 or key is None:
             return None
-        found = [(abs(math.log(b / batch)), b, sec * self.speed) for (f, kd, b, n), sec in self.seconds.items()
+        found = [(abs(math.log(b / batch)), b, sec) for (f, kd, b, n), sec in self.seconds.items()
                  if (f, kd, n) == (family, kind, key[3]) and self.counts[f, kd, b, n] >= min_obs]
         return min(found)[1:] if found else None
 
@@ -319,7 +292,7 @@ class FlexPolicy:
         self._overhead_seen = {"overlapped": False, "sequential": False}
         s = self.settings
         self.acceptance = AcceptanceTracker(s.decay, s.prior_alpha, s.prior_weight, s.request_prior_weight)
-        self.cells = MeasuredCells(s.cell_weight, s.speed_weight)
+        self.cells = MeasuredCells(s.cell_weight)
         k_alt = max(1, k0 // 2) if k0 > 1 else 2
         self.warmup_plan = {"psd": (k0, k_alt, k_alt), "sd": (k0, k_alt), "ar": (0,)}
         self.current: tuple[str, int] | None = None
@@ -341,15 +314,14 @@ class FlexPolicy:
     # -- observations (fed by the scheduler from its StepRecords and draft calls) --------
     def observe_draft(self, family: str, batch: int, forwards: int, seconds: float) -> None:
         if batch > 0 and forwards > 0 and seconds > 0:
+            self.models[family].observe_draft(batch, forwards, seconds)
             self.cells.add(family, "draft", batch, forwards, seconds)
-            # The fits, like the cells, hold seconds at the machine speed of the first measurements.
-            self.models[family].observe_draft(batch, forwards, seconds / self.cells.speed)
             self.measured[family, "draft"] += 1
 
     def observe_verify(self, family: str, batch: int, mean_len: float, seconds: float) -> None:
         if batch > 0 and seconds > 0:
+            self.models[family].observe_verify(batch, mean_len, seconds)  # type: ignore[arg-type]
             self.cells.add(family, "verify", batch, mean_len, seconds)
-            self.models[family].observe_verify(batch, mean_len, seconds / self.cells.speed)  # type: ignore[arg-type]
             self.measured[family, "verify"] += 1
 
     def usable(self, mode: str) -> bool:
@@ -480,8 +452,8 @@ class FlexPolicy:
         near = self.cells.nearest(family, kind, batch, length, min_obs)
         fitted = fit(batch, length)
         if near is None or fit(near[0], length) < 1e-6:
-            return fitted * self.cells.speed  # the fit holds seconds at the cells' reference speed
-        return fitted * near[1] / fit(near[0], length)  # near[1] is at the present speed
+            return fitted
+        return fitted * near[1] / fit(near[0], length)
 
     def _draft_cost(self, family: str, ids: Sequence[str], k: int, cap: dict[str, int]) -> float:
         """Seconds of drafting for the requests of ``ids`` that draft at all (cap > 0)."""

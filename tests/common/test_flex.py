@@ -337,49 +337,13 @@ def test_measured_cells_and_the_piecewise_fit_follow_a_nonlinear_table():
 
 
 def test_measured_cells_average_recent_observations_and_skip_fractional_lengths():
-    policy = FlexPolicy(2, FlexSettings(cell_weight=0.5, cell_min_obs=2, speed_weight=0.0))
+    policy = FlexPolicy(2, FlexSettings(cell_weight=0.5, cell_min_obs=2))
     policy.observe_verify("sequential", 4, 2.0, 0.2)
     assert policy.cells.get("sequential", "verify", 4, 2.0, 2) is None  # one observation: not yet
     policy.observe_verify("sequential", 4, 2.1, 0.4)  # within the tolerance of 2: same cell
     assert policy.cells.get("sequential", "verify", 4, 2.0, 2) == pytest.approx(0.3)
     policy.observe_verify("sequential", 4, 1.5, 9.0)  # a fractional mean (confidence stops): fit only
     assert policy.cells.counts == {("sequential", "verify", 4, 2): 2}
-
-
-def test_a_machine_wide_slow_spell_moves_the_speed_factor_not_the_ranking():
-    """Only AR runs while the machine is 1.5x slower: AR's re-measured cell says so, the
-    shared factor takes most of it, and SD's cells (timed before) slow alike, so AR stays
-    best. Without the factor AR alone looks slower and SD overtakes it."""
-    groups = split(2)
-    for weight in (0.5, 0.0):
-        policy = measured_policy(0.75, speed_weight=weight)
-        best_sd = max(policy.predict("sd", k, groups) for k in (1, 2, 3))
-        before = policy.predict("ar", 0, groups) / best_sd
-        # a fractional verified length has no cell: the fit alone, which must slow alike
-        fit_only, cell = policy.t_verify("sequential", 2, 1.5), policy.t_verify("sequential", 2, 2.0)
-        assert before == pytest.approx(20.0 / 15.625)  # AR best on the measured table
-        for _ in range(12):
-            policy.observe_verify("sequential", 2, 0.0, 1.5 * NONLINEAR_VERIFY[0])
-        after = policy.predict("ar", 0, groups) / max(policy.predict("sd", k, groups) for k in (1, 2, 3))
-        if weight:
-            assert 1.3 < policy.cells.speed < 1.5
-            assert after == pytest.approx(before, rel=0.12)
-            ratio = policy.t_verify("sequential", 2, 1.5) / policy.t_verify("sequential", 2, 2.0)
-            assert ratio == pytest.approx(fit_only / cell, rel=0.05)
-            assert policy.decide(groups, overlap=False).mode == "ar"
-        else:
-            assert policy.cells.speed == 1.0 and after < 1.0
-            assert policy.decide(groups, overlap=False).mode == "sd"
-
-
-def test_the_speed_factor_ignores_first_measurements():
-    cells = FlexPolicy(2, FlexSettings(speed_weight=0.5)).cells
-    cells.add("sequential", "verify", 4, 2.0, 0.2)
-    cells.add("sequential", "verify", 8, 2.0, 0.9)  # a new cell, however slow: not the machine
-    assert cells.speed == 1.0
-    cells.add("sequential", "verify", 4, 2.0, 0.4)  # re-measured twice as slow
-    assert cells.speed == pytest.approx(2 ** 0.5)
-    assert cells.get("sequential", "verify", 8, 2.0, 1) == pytest.approx(0.9 * 2 ** 0.5)
 
 
 def test_a_mode_slower_than_predicted_loses_to_one_that_runs_as_predicted():
@@ -437,7 +401,7 @@ def test_schedule_overrides_and_falls_back_without_two_sub_batches():
 
 @pytest.mark.parametrize("bad", [dict(ks=()), dict(ks=(0,)), dict(margin=-0.1), dict(patience=0), dict(decay=0.0),
                                  dict(prior_alpha=1.5), dict(schedule=(("tree", 1),)), dict(schedule=(("sd", -1),)),
-                                 dict(cell_min_obs=-1), dict(cell_weight=0.0), dict(cell_weight=1.5), dict(speed_weight=-0.1),
+                                 dict(cell_min_obs=-1), dict(cell_weight=0.0), dict(cell_weight=1.5),
                                  dict(realized_weight=-0.1), dict(realized_weight=1.5)])
 def test_settings_validation(bad):
     with pytest.raises(InvalidInputError):
