@@ -20,13 +20,6 @@ from . import prediction
 SEARCH_KS = (1, 2, 3, 4, 5, 6, 7, 8)
 
 
-def _models(calibration: list[dict[str, Any]], overhead: float) -> dict[int, CostModel]:
-    by_threads: dict[int, list[dict[str, Any]]] = {}
-    for p in calibration:
-        by_threads.setdefault(p["threads"], []).append(p)
-    return {t: CostModel.from_measurements(ps, overhead=overhead) for t, ps in by_threads.items()}
-
-
 def _overhead(trials: list[dict[str, Any]]) -> float:
     values = [t["overhead_per_step"] for t in trials if t["mode"] == "psd" and t["overhead_per_step"] is not None]
     return max(0.0, statistics.median(values)) if values else 0.0
@@ -44,7 +37,7 @@ def analyse(results: dict[str, Any], calibration: list[dict[str, Any]]) -> dict[
         return None
     cfg = results["config"]
     overhead = _overhead(results["trials"])
-    models = _models(calibration, overhead)
+    models = prediction.calibration_fits(calibration, overhead)
     threads = {"ar": cfg["sequential_threads"], "sd": cfg["sequential_threads"], "psd": cfg["lane_threads"]}
     if any(t not in models for t in threads.values()):
         return None

@@ -34,7 +34,7 @@ from typing import Any
 from ..rules.cost_model import CostModel
 
 TOLERANCE = 0.10  # the issue's bar: within 10% at every measured point
-MODELS = ("calibration", "in_scheduler")
+MODELS = ("calibration", "in_scheduler")  # the two fits, as keys of every table entry
 
 
 @dataclass(frozen=True)
@@ -106,13 +106,13 @@ class StepModel:
         return t_draft + t_verify + self.sequential_overhead
 
 
-def calibration_model(calibration: Iterable[dict[str, Any]], overhead: float) -> StepModel:
-    """Fits to the calibration's warm calls (fastest of the reps), one per thread count."""
+def calibration_fits(calibration: Iterable[dict[str, Any]], overhead: float = 0.0) -> dict[int, CostModel]:
+    """One ``CostModel`` per intra-op thread count, fitted to the calibration's warm calls
+    (fastest of the reps); ``overhead``: PSD's per-step c."""
     by_threads: dict[int, list[dict[str, Any]]] = {}
     for p in calibration:
         by_threads.setdefault(p["threads"], []).append(p)
-    return StepModel({t: CostModel.from_measurements(ps) for t, ps in by_threads.items()},
-                     overlapped_overhead=overhead)
+    return {t: CostModel.from_measurements(ps, overhead=overhead) for t, ps in by_threads.items()}
 
 
 def fit_steps(steps: Iterable[Step]) -> StepModel:
@@ -159,16 +159,16 @@ def prediction_table(trials: list[dict[str, Any]], calibration: Iterable[dict[st
     for t in runs:
         if steps[id(t)]:
             groups.setdefault(_key(t), []).append(t)
-    calibrated = calibration_model(calibration, overhead)
+    fits = {"calibration": StepModel(calibration_fits(calibration), overlapped_overhead=overhead)}
     out = []
     for key, members in groups.items():
-        others = fit_steps(s for t in runs if _key(t) != key for s in steps[id(t)])
+        fits["in_scheduler"] = fit_steps(s for t in runs if _key(t) != key for s in steps[id(t)])
         entry: dict[str, Any] = {"mode": key[0], "batch_size": key[1], "k": key[2],
                                  "concurrency": members[0]["concurrency"]}
         measured = [sum(s.emitted for s in steps[id(t)]) / sum(s.duration for s in steps[id(t)]) for t in members]
         entry["measured_decode"] = statistics.median(measured)
-        for name, model in (("calibration", calibrated), ("in_scheduler", others)):
-            rates = [predicted_decode_rate(model, steps[id(t)]) for t in members]
+        for name in MODELS:
+            rates = [predicted_decode_rate(fits[name], steps[id(t)]) for t in members]
             pred = statistics.median(rates) if all(r is not None for r in rates) else None
             ratio = pred / entry["measured_decode"] if pred is not None else None
             entry[name] = {"predicted": pred, "ratio": ratio,
@@ -196,7 +196,7 @@ def lines(table: list[dict[str, Any]]) -> list[str]:
         out.append(f"  {e['mode']:>4} b={e['batch_size']:<2} k={e['k']} conc={e['concurrency']:<2}: measured "
                    f"{e['measured_decode']:.1f}; calibration {cell(e, 'calibration')}; "
                    f"in-scheduler {cell(e, 'in_scheduler')}")
-    for name, label in (("calibration", "calibration"), ("in_scheduler", "in-scheduler")):
+    for name in MODELS:
         within = sum(e[name]["within_tolerance"] for e in table)
-        out.append(f"  within {TOLERANCE:.0%}, {label}: {within} of {len(table)}")
+        out.append(f"  within {TOLERANCE:.0%}, {name.replace('_', '-')}: {within} of {len(table)}")
     return out

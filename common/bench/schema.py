@@ -185,7 +185,7 @@ def now_iso() -> str:
 
 # -- ``minedraft bench-serving``: a second record type in the same conventions -----------------
 SERVING_SCHEMA_NAME = "minedraft.bench_serving"
-SERVING_SCHEMA_VERSION = 2  # 2: step columns "mode" and "k"
+SERVING_SCHEMA_VERSION = 1
 _DIST = dict  # {"mean", "p50", "p90", "p99"}: seconds, or None without values
 
 SERVING_TOP_LEVEL: dict[str, tuple[type, ...]] = {
