@@ -145,6 +145,12 @@ class DraftBlock:
     def lengths(self) -> list[int]:
         return (self.cu_num_tokens[1:] - self.cu_num_tokens[:-1]).tolist()
 
+    @property
+    def width(self) -> int:
+        """The longest draft: targets score a batch as a [batch, width + 1] rectangle
+        (shorter rows padded), so this, not the mean, sets a verification's cost."""
+        return max(self.lengths(), default=0)
+
     def tokens_of(self, index: int) -> list[int]:
         start, end = self.cu_num_tokens[index].item(), self.cu_num_tokens[index + 1].item()
         return self.tokens[start:end].tolist()
@@ -316,6 +322,11 @@ class DraftTree:
     def lengths(self) -> list[int]:
         """Nodes per request."""
         return (self.cu_num_nodes[1:] - self.cu_num_nodes[:-1]).tolist()
+
+    @property
+    def width(self) -> int:
+        """Most nodes of one request (the padded width the target scores, as for ``DraftBlock``)."""
+        return max(self.lengths(), default=0)
 
     def _request_of_node(self) -> torch.Tensor:  # [num_nodes]
         counts = self.cu_num_nodes[1:] - self.cu_num_nodes[:-1]

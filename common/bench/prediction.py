@@ -7,7 +7,9 @@ overlapped) and only its duration is predicted,
 - sequential (AR, SD, flex's AR/SD steps): ``T_d(b_d, k) + T_v(b_v, k_v) + c_seq``;
 - overlapped (PSD, flex's PSD steps): ``max(T_d(b_d, k), T_v(b_v, k_v)) + c``,
 
-with ``k_v`` the step's draft tokens per verified request. The predicted decode tokens/s
+with ``k_v`` the step's verified width, its longest draft (the target scores the batch as a
+padded rectangle, so a short draft among long ones saves nothing; files before schema 3
+have only the mean, draft tokens per verified request). The predicted decode tokens/s
 is the trial's decode tokens over the summed predicted durations, so occupancy (the
 draining tail runs fewer requests than ``b``), acceptance and per-step k are inputs and
 the model is judged on time alone. Two models are applied:
@@ -46,15 +48,12 @@ class Step:
     verify_batch: int
     draft_batch: int
     proposed: int  # draft tokens verified
+    width: float  # longest draft verified (files before schema 3: the mean, proposed / verify_batch)
     draft_k: int  # draft forwards asked of the draft lane
     emitted: int
     duration: float
     draft_time: float
     verify_time: float
-
-    @property
-    def verify_k(self) -> float:
-        return self.proposed / self.verify_batch if self.verify_batch else 0.0
 
 
 def _step_mode(trial: dict[str, Any], cols: dict[str, list], i: int) -> str:
@@ -78,9 +77,11 @@ def decode_steps(trial: dict[str, Any], threads: dict[str, int]) -> Iterator[Ste
             continue
         mode = _step_mode(trial, cols, i)
         k = cols["k"][i] if "k" in cols else trial["k"]
+        batch, proposed = cols["verify_batch"][i], cols["proposed"][i]
+        width = cols["verify_width"][i] if "verify_width" in cols else proposed / batch if batch else 0.0
         yield Step(
             overlapped=bool(cols["overlapped"][i]), threads=threads["psd" if mode == "psd" else "sd"],
-            verify_batch=cols["verify_batch"][i], draft_batch=cols["draft_batch"][i], proposed=cols["proposed"][i],
+            verify_batch=batch, draft_batch=cols["draft_batch"][i], proposed=proposed, width=width,
             draft_k=max(int(k), 1), emitted=cols["emitted"][i], duration=cols["duration"][i],
             draft_time=cols["draft_time"][i], verify_time=cols["verify_time"][i],
         )
@@ -100,7 +101,7 @@ class StepModel:
         if model is None or model.observations[1] < 2 or drafts and model.observations[0] < 2:
             return None  # too little to fit: no prediction rather than a made-up one
         t_draft = model.t_draft(s.draft_batch, s.draft_k) if drafts else 0.0
-        t_verify = model.t_verify(s.verify_batch, s.verify_k) if s.verify_batch else 0.0
+        t_verify = model.t_verify(s.verify_batch, s.width) if s.verify_batch else 0.0
         if s.overlapped:
             return max(t_draft, t_verify) + self.overlapped_overhead
         return t_draft + t_verify + self.sequential_overhead
@@ -123,7 +124,7 @@ def fit_steps(steps: Iterable[Step]) -> StepModel:
     for s in steps:
         model = models.setdefault(s.threads, CostModel(window=1 << 20))
         if s.verify_batch:
-            model.observe_verify(s.verify_batch, s.verify_k, s.verify_time)
+            model.observe_verify(s.verify_batch, s.width, s.verify_time)
         if s.draft_batch and s.draft_time > 0:
             model.observe_draft(s.draft_batch, s.draft_k, s.draft_time)
         if s.overlapped:

@@ -20,7 +20,7 @@ from typing import Any
 from ..types import InvalidInputError
 
 SCHEMA_NAME = "minedraft.bench"
-SCHEMA_VERSION = 2  # 2: step columns "mode" and "k"
+SCHEMA_VERSION = 3  # 2: step columns "mode" and "k"; 3: "verify_width"
 
 _NUM = (int, float)
 _OPT_NUM = (int, float, type(None))
@@ -55,7 +55,9 @@ RESULT: dict[str, tuple[type, ...]] = {
 }
 STEP_COLUMNS_V1 = ("duration", "verify_batch", "draft_batch", "proposed", "accepted", "emitted", "draft_time",
                    "verify_time", "overlapped", "prefill", "bytes_crossed")
-STEP_COLUMNS = (*STEP_COLUMNS_V1, "mode", "k")  # mode as the scheduler recorded it ("sd", "flex:ar", ...)
+STEP_COLUMNS_V2 = (*STEP_COLUMNS_V1, "mode", "k")  # mode as the scheduler recorded it ("sd", "flex:ar", ...)
+STEP_COLUMNS = (*STEP_COLUMNS_V2, "verify_width")  # longest draft verified (the padded width scored)
+STEP_COLUMNS_OF_VERSION = {1: STEP_COLUMNS_V1, 2: STEP_COLUMNS_V2, 3: STEP_COLUMNS}
 
 
 def _check(obj: Any, spec: dict[str, tuple[type, ...]], where: str) -> None:
@@ -89,7 +91,7 @@ def validate(results: Any) -> dict:
         _check(trial, TRIAL, f"results.trials[{i}]")
         steps = trial["steps"]
         if steps is not None:
-            columns = STEP_COLUMNS if results["schema_version"] >= 2 else STEP_COLUMNS_V1
+            columns = STEP_COLUMNS_OF_VERSION[results["schema_version"]]
             lengths = {len(steps.get(c, [])) for c in columns}
             if len(lengths) != 1:
                 raise InvalidInputError(f"results.trials[{i}].steps columns must all have one length and "

@@ -29,9 +29,10 @@ after each drafted token drafting continues with probability gamma (1 without a 
 Then, for a draft cap k:
 
 - expected tokens per verification ``E_i(k) = 1 + alpha * sum_{j<k} (gamma alpha)^j``;
-- expected verified draft length ``L_i(k) = sum_{j<k} gamma^j`` (verify cost uses the mean);
-- expected draft forwards ``F(k) = sum_{j=1..k} (1 - prod_i (1 - gamma_i^(j-1)))`` (the
-  drafter runs until the longest request of the batch stops).
+- expected width ``W(k) = sum_{j=1..k} (1 - prod_i (1 - gamma_i^(j-1)))``, the longest draft
+  of the batch: the drafter runs until its longest request stops, and the target scores
+  the batch as a padded ``[batch, width + 1]`` rectangle, so both cost by W, not by the
+  mean draft length (docs/flex.md has the measurement).
 
 **Warm-up and exploration.** A family needs observations before its predictions mean
 anything (the verify fit needs two distinct k to separate per-position from per-request
@@ -82,7 +83,7 @@ from dataclasses import dataclass, field
 
 from ..types import InvalidInputError
 from ..validation import require_int, require_ints, require_number, require_prob
-from .cost_model import CostModel, expected_tokens, geometric_sum
+from .cost_model import CostModel, expected_tokens
 
 FLEX_MODES = ("psd", "sd", "ar")
 FAMILY = {"psd": "overlapped", "sd": "sequential", "ar": "sequential"}
@@ -108,10 +109,9 @@ class FlexSettings:
     cell_weight: float = 0.3  # weight of a new observation in a cell's running average
     # Weight of a step in a mode's realized / predicted tokens/s (0: predictions used as is).
     realized_weight: float = 0.2
-    # Per-request draft caps: a request drafts its j-th token only if that token's expected
-    # gain beats the break-even acceptance of the step (``FlexPolicy.request_caps``); a
-    # request whose drafts keep being rejected falls to k = 0 (plain decoding) while the
-    # others keep drafting. False: every request drafts the batch's k.
+    # Per-request draft caps: a request whose drafts keep being rejected stops drafting
+    # (k = 0, plain decoding) while the others keep drafting, when that raises the step's
+    # predicted tokens/s (``FlexPolicy.request_caps``). False: every request drafts the batch's k.
     per_request_k: bool = True
     # Intra-op threads of sequential (SD, AR) steps; None: the cores the two PSD lanes use
     # together (2 x intra_op_threads), or the process's count if that is larger.
@@ -204,13 +204,10 @@ class AcceptanceTracker:
         self.gammas.pop(request_id, None)
 
 
-def expected_draft_len(gamma: float, k: int) -> float:
-    return geometric_sum(gamma, k)
-
-
 def expected_forwards(gammas: Sequence[float], k: int, caps: Sequence[int] | None = None) -> float:
-    """E[max_i drafted length]: draft forwards for a batch that runs until its longest stops
-    (request i drafts at most ``caps[i]`` tokens, default k)."""
+    """E[max_i drafted length]: the draft forwards of a batch that runs until its longest
+    stops, and the width its verification scores (request i drafts at most ``caps[i]``
+    tokens, default k)."""
     caps = caps if caps is not None else [k] * len(gammas)
     total = 0.0
     for j in range(1, k + 1):
@@ -318,10 +315,11 @@ class FlexPolicy:
             self.cells.add(family, "draft", batch, forwards, seconds)
             self.measured[family, "draft"] += 1
 
-    def observe_verify(self, family: str, batch: int, mean_len: float, seconds: float) -> None:
+    def observe_verify(self, family: str, batch: int, width: float, seconds: float) -> None:
+        """A verification of ``batch`` requests whose longest draft was ``width`` tokens."""
         if batch > 0 and seconds > 0:
-            self.models[family].observe_verify(batch, mean_len, seconds)  # type: ignore[arg-type]
-            self.cells.add(family, "verify", batch, mean_len, seconds)
+            self.models[family].observe_verify(batch, width, seconds)
+            self.cells.add(family, "verify", batch, width, seconds)
             self.measured[family, "verify"] += 1
 
     def usable(self, mode: str) -> bool:
@@ -395,49 +393,48 @@ class FlexPolicy:
         cap = {r: k if caps is None else min(k, caps.get(r, k)) for r in ids}
         tokens = sum(expected_tokens(acc.alpha(r), cap[r], acc.gamma(r)) for r in ids)
         if mode == "sd":
-            step = self._draft_cost("sequential", ids, k, cap) + self.t_verify("sequential", n, self._mean_len(ids, cap))
+            step = self._draft_cost("sequential", ids, cap) + self.t_verify("sequential", n, self._width(ids, cap))
             return tokens, step + self.overhead["sequential"]
         if mode == "psd":
             if not first or not second:
                 raise ValueError("psd needs two non-empty sub-batches")
             c = self.overhead["overlapped"]
-            draft = {i: self._draft_cost("overlapped", g, k, cap) for i, g in enumerate((first, second))}
-            verify = {i: self.t_verify("overlapped", len(g), self._mean_len(g, cap)) for i, g in enumerate((first, second))}
+            draft = {i: self._draft_cost("overlapped", g, cap) for i, g in enumerate((first, second))}
+            verify = {i: self.t_verify("overlapped", len(g), self._width(g, cap)) for i, g in enumerate((first, second))}
             cycle = max(draft[1], verify[0]) + max(draft[0], verify[1]) + 2 * c
             return tokens / 2, cycle / 2
         raise ValueError(f"mode must be one of {FLEX_MODES}, got {mode!r}")
 
     def request_caps(self, mode: str, k: int, groups: tuple[Sequence[str], Sequence[str]]) -> dict[str, int]:
-        """Per-request draft caps for ``mode`` at batch cap k. A step that drafts k tokens per
-        request costs ``extra`` seconds more than an AR step of the same requests (draft and
-        the longer verification; under PSD what exceeds the AR verification in the longer
-        lane), i.e. ``extra / (n k)`` per drafted position, while a token is worth
-        ``T_ar / n``. The j-th drafted token of request i adds ``alpha_i (gamma_i alpha_i)^(j-1)``
-        expected tokens (E_i(j) - E_i(j - 1)), which falls with j, so request i drafts the
-        tokens whose gain beats the break-even ``extra / (k T_ar)``: all k when it
-        accepts well, none (k = 0, plain decoding) when its drafts keep being rejected."""
-        ids = list(groups[0]) + list(groups[1])
-        if mode == "sd" or not groups[0] or not groups[1]:
-            n = len(ids)
-            base = self.t_verify("sequential", n, 0)
-            extra = self.t_draft("sequential", n, k) + self.t_verify("sequential", n, k) - base
-        else:
-            h = max(1, round(len(ids) / 2))
-            base = self.t_verify("overlapped", h, 0)
-            extra = max(self.t_draft("overlapped", h, k), self.t_verify("overlapped", h, k)) - base
-        threshold = max(extra, 0.0) / (k * max(base, 1e-9))
-        caps = {}
-        for r in ids:
-            alpha, gamma = self.acceptance.alpha(r), self.acceptance.gamma(r)
-            cap = 0
-            while cap < k and alpha * (gamma * alpha) ** cap > threshold:
-                cap += 1
-            caps[r] = cap
-        return caps
+        """Per-request draft caps for ``mode`` at batch cap k: k, or 0 (plain decoding). The
+        target scores a padded rectangle as wide as the longest draft, so a request drafting
+        fewer tokens than the others saves no verification: the choice worth making per
+        request is whether it drafts at all. One request not drafting saves ``saved`` seconds
+        (its draft rows, the same for every request: costs depend on how many draft, not on
+        which) and loses its ``E_i(k) - 1`` expected accepted tokens, each worth the step's
+        seconds per token; it drafts iff the tokens are worth more. Nobody drafts when that is
+        predicted faster still (the last drafters take the width with them): such a
+        candidate is plain AR, which competes as a mode of its own."""
+        first, second = list(groups[0]), list(groups[1])
+        ids = first + second
+        acc = self.acceptance
+        caps = {r: k for r in ids}
+        tokens, seconds = self.predict_step(mode, k, groups, caps)
+        # The request whose drafting is priced: one from the larger sub-batch, so that under
+        # PSD its sub-batch still drafts without it (the width stays).
+        priced = (first if len(first) >= len(second) else second)[0]
+        if tokens <= 0:
+            return caps
+        saved = seconds - self.predict_step(mode, k, groups, {**caps, priced: 0})[1]
+        per_token = seconds / tokens
+        caps = {r: k if (expected_tokens(acc.alpha(r), k, acc.gamma(r)) - 1.0) * per_token > saved else 0 for r in ids}
+        none = dict.fromkeys(ids, 0)
+        return none if self.predict(mode, k, groups, none) > self.predict(mode, k, groups, caps) else caps
 
-    def t_verify(self, family: str, batch: int, mean_len: float) -> float:
-        """Seconds of one verification: the measured cell, else the corrected fit."""
-        return self._cost(family, "verify", batch, mean_len, self.models[family].t_verify)
+    def t_verify(self, family: str, batch: int, width: float) -> float:
+        """Seconds of one verification of ``batch`` requests whose longest draft is ``width``:
+        the measured cell, else the corrected fit."""
+        return self._cost(family, "verify", batch, width, self.models[family].t_verify)
 
     def t_draft(self, family: str, batch: int, forwards: float) -> float:
         if forwards <= 0:
@@ -455,20 +452,22 @@ class FlexPolicy:
             return fitted
         return fitted * near[1] / fit(near[0], length)
 
-    def _draft_cost(self, family: str, ids: Sequence[str], k: int, cap: dict[str, int]) -> float:
+    def _draft_cost(self, family: str, ids: Sequence[str], cap: dict[str, int]) -> float:
         """Seconds of drafting for the requests of ``ids`` that draft at all (cap > 0)."""
+        drafting = sum(cap[r] > 0 for r in ids)
+        return self.t_draft(family, drafting, self._width(ids, cap)) if drafting else 0.0
+
+    def _width(self, ids: Sequence[str], cap: dict[str, int]) -> float:
+        """Expected longest draft of ``ids``: the draft forwards run and the width verified."""
         drafting = [r for r in ids if cap[r] > 0]
         if not drafting:
             return 0.0
         caps = [cap[r] for r in drafting]
         gammas = [self.acceptance.gamma(r) for r in drafting]
         longest = max(caps)
-        forwards = float(longest) if all(g >= 1.0 for g in gammas) and min(caps) == longest else \
-            expected_forwards(gammas, longest, caps)
-        return self.t_draft(family, len(drafting), forwards)
-
-    def _mean_len(self, ids: Sequence[str], cap: dict[str, int]) -> float:
-        return sum(expected_draft_len(self.acceptance.gamma(r), cap[r]) for r in ids) / len(ids)
+        if all(g >= 1.0 for g in gammas):
+            return float(longest)
+        return expected_forwards(gammas, longest, caps)
 
     def candidates(self, modes: Iterable[str]) -> list[tuple[str, int]]:
         return [(m, k) for m in modes for k in ((0,) if m == "ar" else self.ks)]

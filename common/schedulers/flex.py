@@ -222,7 +222,7 @@ class FlexScheduler(ParallelSpeculativeScheduler):
         emitted = self.commit(batch, block, outcome)
         self.record(
             start=start, end=time.perf_counter(), verify_batch=len(batch), draft_batch=len(missing),
-            proposed=block.num_tokens, accepted=sum(outcome.num_accepted), emitted=emitted,
+            proposed=block.num_tokens, verify_width=block.width, accepted=sum(outcome.num_accepted), emitted=emitted,
             draft_time=draft_time, verify_time=verify_time,
         )
 
@@ -284,7 +284,7 @@ class FlexScheduler(ParallelSpeculativeScheduler):
             elif call.forwards > 0 and call.batch > 0 and not call.catch_up:
                 self.policy.observe_draft(family, call.batch, call.forwards, call.seconds)
         if rec.verify_batch and not self._prefill:
-            self.policy.observe_verify(family, rec.verify_batch, rec.proposed / rec.verify_batch, rec.verify_time)
+            self.policy.observe_verify(family, rec.verify_batch, rec.verify_width, rec.verify_time)
             if mode == "psd" and not serial and rec.overlapped:
                 self.policy.observe_overhead(family, rec.duration - max(rec.draft_time, rec.verify_time))
             elif mode != "psd":

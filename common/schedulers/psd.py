@@ -76,7 +76,7 @@ class ParallelSpeculativeScheduler(Scheduler):
         self.record(
             start=start, end=time.perf_counter(), overlapped=bool(draft_group) and self.lanes.concurrent,
             verify_group=self.turn, verify_batch=len(verify_group), draft_batch=len(draft_group),
-            proposed=block.num_tokens, accepted=sum(outcome.num_accepted), emitted=emitted,
+            proposed=block.num_tokens, verify_width=block.width, accepted=sum(outcome.num_accepted), emitted=emitted,
             draft_time=(drafted[1] if drafted else 0.0) + serial_time, verify_time=verify_time,
             k=self.config.num_speculative_tokens, bytes_crossed=_outcome_bytes(outcome),
         )

@@ -49,7 +49,7 @@ class _ContinuousBatching(Scheduler):
             end=time.perf_counter(),
             verify_batch=len(batch),
             draft_batch=len(batch) if self.drafter is not None else 0,
-            proposed=block.num_tokens,
+            proposed=block.num_tokens, verify_width=block.width,
             accepted=sum(outcome.num_accepted),
             emitted=emitted,
             draft_time=draft_time,

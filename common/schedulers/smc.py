@@ -314,7 +314,7 @@ class SMCScheduler(_SMCMixin, Scheduler):
         emitted = self.commit(batch, block, outcome)
         self.record(
             start=start, end=time.perf_counter(), verify_batch=len(batch), draft_batch=len(batch),
-            proposed=block.num_tokens, accepted=sum(outcome.num_accepted), emitted=emitted,
+            proposed=block.num_tokens, verify_width=block.width, accepted=sum(outcome.num_accepted), emitted=emitted,
             draft_time=draft_time, verify_time=verify_time, k=self.config.num_speculative_tokens,
         )
         return self.pop_finished()

@@ -74,6 +74,8 @@ def test_results_schema_round_trip(tmp_path):
     (lambda r: r["trials"][0].pop("latency"), "results.trials[0].latency"),
     (lambda r: r["trials"][2]["steps"]["duration"].append(0.1), "results.trials[2].steps"),
     (lambda r: r.update(schema_version=2), "results.trials[0].steps"),  # version 2 has mode and k columns
+    (lambda r: [t["steps"].update(mode=["sd"] * 2, k=[1, 1]) for t in r["trials"]] and r.update(schema_version=3),
+     "results.trials[0].steps"),  # version 3 has the verify_width column too
     (lambda r: r["trials"][0].update(errors=True), "results.trials[0].errors"),
 ])
 def test_schema_rejects_bad_results_naming_the_field(mutate, field):

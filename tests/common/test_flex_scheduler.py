@@ -8,11 +8,11 @@ from __future__ import annotations
 import pytest
 
 from minedraft import RequestState, SamplingParams, SchedulerConfig, create_scheduler
-from minedraft.rules.cost_model import CostModel
+from minedraft.rules.cost_model import CostModel, expected_tokens
 from minedraft.rules.flex_policy import FlexPolicy, FlexSettings
 
 from conftest import run_to_end
-from fake_engines import VOCAB, FakeDrafter, FakeTarget, ar_continuation, next_token
+from fake_engines import VOCAB, FakeDrafter, FakeTarget, ar_continuation
 
 SWITCHY = (("psd", 3), ("psd", 1), ("sd", 4), ("ar", 0), ("psd", 5), ("ar", 0), ("sd", 2), ("psd", 2), ("sd", 5))
 
@@ -119,6 +119,9 @@ class FixedCosts(FlexPolicy):
     def observe_overhead(self, *args) -> None:
         pass
 
+    def observe_realized(self, *args) -> None:
+        pass
+
 
 def cpu_table() -> CostModel:
     """Like the embedded pair at two threads: a verification is mostly fixed cost (37 ms plus
@@ -151,13 +154,35 @@ def test_rejected_requests_fall_to_k0_while_the_others_keep_drafting():
     assert [r.output_ids for r in reqs] == [ar_continuation(r.prompt_ids, 40) for r in reqs]
     for rid in bad:
         lengths = drafted_per_verification(drafter, rid)
-        # A few rejected drafts, then k = 0 for good: no further proposal asks for tokens.
+        # A few rejected drafts, then k = 0 for good: no further proposal asks for tokens. A
+        # draft row costs 0.5 ms a forward in the table, so a request stops once its
+        # estimated acceptance, in tokens at the step's seconds per token, is worth less.
         first_zero = next(i for i, n in enumerate(lengths + [0]) if n == 0)
-        assert first_zero <= 3, lengths
+        assert first_zero <= 8, lengths
         assert not any(lengths[first_zero:])
         assert [r for r in reqs if r.request_id == rid][0].num_draft_tokens <= 3 * 4
     good = [r for r in reqs if r.request_id not in bad]
     assert all(r.num_accepted_tokens == r.num_draft_tokens > 10 for r in good)  # still drafting, all accepted
+
+
+class WidthRecording(FixedCosts):
+    def observe_verify(self, family, batch, width, seconds) -> None:
+        self.verified = getattr(self, "verified", []) + [(batch, width)]
+
+
+def test_steps_record_and_feed_the_padded_width():
+    """Good requests draft 4 while bad ones draft none: the steps are ragged, and each
+    records, and hands the policy, its longest draft rather than the mean."""
+    drafter = RecordingDrafter(bad={"r1", "r3"})
+    sched = make(drafter, k=4, max_batch_size=4, lanes="inline")
+    table = cpu_table()
+    sched.policy = WidthRecording(4, FlexSettings(warmup=False), overlapped=table, sequential=table)
+    run_to_end(sched, requests(4, max_new=(40,)), max_steps=500)
+    steps = [s for s in sched.trace.steps if s.verify_batch]
+    ragged = [s for s in steps if 0 < s.proposed < s.verify_width * s.verify_batch]
+    assert ragged
+    assert all(s.proposed <= s.verify_width * s.verify_batch and s.verify_width <= 8 for s in steps)
+    assert (4, 4) in sched.policy.verified  # four requests, two drafting 4: width 4, mean 2
     assert sched.decisions[-1].caps.get("r0", 4) > 0
 
 
@@ -175,19 +200,34 @@ def test_all_rejected_switches_the_batch_to_ar_within_a_few_steps():
     assert sum(r.num_draft_tokens for r in reqs) <= 2 * 3 * 4  # at most three rejected drafts each
 
 
-def test_caps_follow_the_break_even_acceptance():
-    """request_caps against the closed form: drafting the j-th token pays iff
-    alpha (gamma alpha)^(j - 1) > (T_sd - T_ar) / (k T_ar)."""
+def test_caps_follow_the_marginal_break_even():
+    """request_caps against the closed form: request i drafts k iff its expected accepted
+    tokens E_i(k) - 1, at the step's seconds per token, are worth more than what one request
+    not drafting saves (its draft rows: the verification keeps its padded width)."""
     policy = fixed_policy(prior_weight=1e-9)
     table = cpu_table()
-    for rid, alpha in (("a", 0.9), ("b", 0.5), ("c", 0.1)):
+    alphas = {"a": 0.9, "b": 0.5, "c": 0.05}
+    for rid, alpha in alphas.items():
         policy.acceptance.alphas[rid] = type(policy.acceptance.global_alpha)(hits=1e6 * alpha, misses=1e6 * (1 - alpha))
-    groups = (["a", "b", "c"], [])
+    groups = (list(alphas), [])
     k, n = 4, 3
-    t_ar = table.t_verify(n, 0)
-    threshold = (table.t_draft(n, k) + table.t_verify(n, k) - t_ar) / (k * t_ar)
+    seconds = table.t_draft(n, k) + table.t_verify(n, k)
+    tokens = sum(expected_tokens(a, k) for a in alphas.values())
+    saved = table.t_draft(n, k) - table.t_draft(n - 1, k)
     caps = policy.request_caps("sd", k, groups)
-    for rid, alpha in (("a", 0.9), ("b", 0.5), ("c", 0.1)):
-        assert caps[rid] == sum(alpha**j > threshold for j in range(1, k + 1))
-    assert caps["a"] > caps["b"] > caps["c"] == 0
-    assert next_token(0) == 3  # the fake engines' rule, used above through ar_continuation
+    for rid, alpha in alphas.items():
+        assert caps[rid] == (k if (expected_tokens(alpha, k) - 1) * seconds / tokens > saved else 0)
+    assert caps == {"a": k, "b": k, "c": 0}
+
+
+def test_a_short_draft_among_long_ones_saves_no_verification():
+    """The verification is priced at the longest draft (the padded width), the drafting at
+    the requests that draft."""
+    policy = fixed_policy()
+    table = cpu_table()
+    _, seconds = policy.predict_step("sd", 4, (["a", "b"], []), {"a": 4, "b": 0})
+    assert seconds == pytest.approx(table.t_draft(1, 4) + table.t_verify(2, 4))
+    _, psd = policy.predict_step("psd", 4, (["a", "b"], ["c"]), {"a": 4, "b": 0, "c": 0})
+    # Sub-batch (a, b) is verified at width 4 while c is drafted; c's verification at width 0.
+    cycle = max(0.0, table.t_verify(2, 4)) + max(table.t_draft(1, 4), table.t_verify(1, 0))
+    assert psd == pytest.approx(cycle / 2)
