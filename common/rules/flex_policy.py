@@ -72,7 +72,12 @@ competitive, so one bad spell cannot lock a mode out for good.
 
 **Hysteresis.** The policy keeps a current (mode, k) and switches to the predicted best
 only after ``patience`` consecutive decisions in which some candidate beats the current
-one by more than ``margin`` (relative predicted tokens/s).
+one by more than ``margin`` plus the noise of the two modes' step times (relative
+predicted tokens/s). The noise is the spread of log(measured / predicted) over each mode's
+recent clean steps (decayed, weight ``realized_weight``, per batch-size bucket): on a
+shared machine a run of slow steps raises the current mode's cells while the idle mode's
+stay as they were, and a predicted gain no larger than the scatter of the steps is as
+likely that as a real one.
 """
 
 from __future__ import annotations
@@ -93,7 +98,7 @@ NEAR_BATCH = 1.5  # batch sizes within this factor count as observed
 @dataclass(frozen=True)
 class FlexSettings:
     ks: tuple[int, ...] = (1, 2, 3, 4, 5, 6, 8)  # draft lengths the policy may pick
-    margin: float = 0.05  # predicted relative gain a switch needs ...
+    margin: float = 0.05  # predicted relative gain a switch needs, beyond the step-time noise ...
     patience: int = 3  # ... in this many consecutive decisions
     warmup: bool = True  # run each mode's warm-up plan before trusting its predictions
     explore_every: int = 64  # re-probe a competitive mode not run for this many decisions
@@ -306,6 +311,8 @@ class FlexPolicy:
         self.realized: dict[tuple[str, int], float] = {}
         self._predicted_seconds: dict[tuple[str, int], float] = {}
         self._measured_seconds: dict[tuple[str, int], float] = {}
+        # Decayed first and second moments of log(measured / predicted) step time, same keys.
+        self._log_ratio: dict[tuple[str, int], tuple[float, float]] = {}
         self._schedule_pos = 0
 
     # -- observations (fed by the scheduler from its StepRecords and draft calls) --------
@@ -362,6 +369,15 @@ class FlexPolicy:
         self._predicted_seconds[key] = predicted = predicted + w * (decision.expected_seconds - predicted)
         self._measured_seconds[key] = measured = measured + w * (seconds - measured)
         self.realized[key] = predicted / measured
+        r = math.log(seconds / decision.expected_seconds)
+        m1, m2 = self._log_ratio.get(key, (r, r * r))
+        self._log_ratio[key] = (m1 + w * (r - m1), m2 + w * (r * r - m2))
+
+    def step_noise(self, mode: str, num_running: int) -> float:
+        """Standard deviation of log(measured / predicted) step time of ``mode``'s recent
+        clean steps at this batch size's bucket (0 before two of them)."""
+        m1, m2 = self._log_ratio.get((mode, batch_bucket(num_running)), (0.0, 0.0))
+        return math.sqrt(max(m2 - m1 * m1, 0.0))
 
     def realized_ratio(self, mode: str, num_running: int) -> float:
         """Predicted over measured step time of ``mode`` at this batch size's bucket (1: none
@@ -513,7 +529,8 @@ class FlexPolicy:
         if self.current is None or self.current not in scores:
             self.current, self.streak = best, 0
             return decision(best, "switch")
-        if scores[best] > scores[self.current] * (1.0 + s.margin):
+        noise = math.hypot(self.step_noise(self.current[0], n), self.step_noise(best[0], n))
+        if scores[best] > scores[self.current] * (1.0 + s.margin + noise):
             self.streak += 1
         else:
             self.streak = 0

@@ -12,6 +12,7 @@ from minedraft import InvalidInputError
 from minedraft.rules.cost_model import CostModel, expected_tokens
 from minedraft.rules.flex_policy import (
     AcceptanceTracker,
+    Decision,
     FlexPolicy,
     FlexSettings,
     RequestObservation,
@@ -365,6 +366,24 @@ def test_a_mode_slower_than_predicted_loses_to_one_that_runs_as_predicted():
     assert d.predicted["sd"] < d.predicted["ar"] == pytest.approx(20.0)
     # Another batch-size bucket keeps its own ratio: at N = 1 the shortfall at N = 2 does not apply.
     assert policy.realized_ratio("sd", 1) == 1.0 and policy.realized_ratio("sd", 3) < 0.9
+
+
+def test_a_gain_within_the_step_time_noise_does_not_switch():
+    """SD is predicted 12.5% ahead of AR. The switch needs the margin (5%) plus the noise of
+    the modes' step times: AR's steps scattering by +-25% around their prediction hold it
+    back; AR's steps running as predicted let it through."""
+    groups = split(2)
+    for factors, switches in (([0.8, 1.25] * 4, False), ([1.0] * 8, True)):
+        policy = measured_policy(0.99, margin=0.05)
+        ar = Decision("ar", 0, "hold", running=2, expected_seconds=NONLINEAR_VERIFY[0])
+        for f in factors:
+            policy.observe_realized(ar, seconds=f * ar.expected_seconds)
+        assert policy.step_noise("ar", 2) == pytest.approx(0.22 if not switches else 0.0, abs=0.03)
+        assert policy.step_noise("sd", 2) == 0.0  # never ran
+        policy.current = ("ar", 0)
+        d = policy.decide(groups, overlap=False)
+        assert d.predicted["sd"] > 1.1 * d.predicted["ar"]
+        assert (d.mode == "sd") is switches, (factors, d)
 
 
 def test_a_stale_correction_does_not_lock_a_mode_out():
