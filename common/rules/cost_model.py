@@ -104,12 +104,19 @@ class CostModel:
     squares and kept only if it beats the straight line on the Bayesian information
     criterion (``_fit_piecewise``)."""
 
+    REFIT_SHARE = 1 / 16  # refit once new observations are this share of those fitted (at least 1)
+
     def __init__(self, window: int = 256, overhead: float = 0.0) -> None:
         self._draft: deque[tuple[int, int, float]] = deque(maxlen=window)  # (batch, k, seconds)
         self._verify: deque[tuple[int, int, float]] = deque(maxlen=window)
         self.overhead = overhead  # PSD per-step overhead c, seconds
         self._draft_fit: Piecewise | None = None
         self._verify_fit: Piecewise | None = None
+        # Observations since each fit. A fit costs a knot search of least-squares solves, and
+        # an online user (flex) asks for predictions every step: refitting after every new
+        # point costs more than the point changes, so a fit stands until the new points are
+        # REFIT_SHARE of the window it was made from.
+        self._pending = {"draft": 0, "verify": 0}
 
     @classmethod
     def from_measurements(cls, points: Iterable[dict], overhead: float = 0.0) -> CostModel:
@@ -127,13 +134,22 @@ class CostModel:
     def observe_draft(self, batch: int, k: int, seconds: float) -> None:
         if batch > 0 and k > 0 and seconds > 0:
             self._draft.append((batch, k, seconds))
-            self._draft_fit = None
+            if self._stale("draft", len(self._draft)):
+                self._draft_fit = None
 
     def observe_verify(self, batch: int, k: float, seconds: float) -> None:
         """``k`` draft tokens per request on average (0 for AR)."""
         if batch > 0 and seconds > 0:
             self._verify.append((batch, k, seconds))
-            self._verify_fit = None
+            if self._stale("verify", len(self._verify)):
+                self._verify_fit = None
+
+    def _stale(self, kind: str, observed: int) -> bool:
+        self._pending[kind] += 1
+        if self._pending[kind] < max(1.0, self.REFIT_SHARE * observed):
+            return False
+        self._pending[kind] = 0
+        return True
 
     @property
     def ready(self) -> bool:
@@ -150,6 +166,7 @@ class CostModel:
             batches = np.array([b for b, _, _ in self._draft], dtype=float)
             per_forward = np.array([s / kk for _, kk, s in self._draft], dtype=float)
             self._draft_fit = _fit_piecewise(np.ones((len(batches), 0)), batches, per_forward)
+            self._pending["draft"] = 0
         return self._draft_fit
 
     def _verify_model(self) -> Piecewise:
@@ -158,6 +175,7 @@ class CostModel:
             rows = np.array([b * (kk + 1) for b, kk, _ in self._verify], dtype=float)
             seconds = np.array([s for *_, s in self._verify], dtype=float)
             self._verify_fit = _fit_piecewise(batches.reshape(-1, 1), rows, seconds)
+            self._pending["verify"] = 0
         return self._verify_fit
 
     def t_draft(self, batch: int, k: float) -> float:

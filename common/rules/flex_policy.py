@@ -175,9 +175,13 @@ class AcceptanceTracker:
         self.global_alpha, self.global_gamma = _Counts(), _Counts()
         self.alphas: dict[str, _Counts] = {}
         self.gammas: dict[str, _Counts] = {}
+        # Rates and E_i(k) as computed since the last observation: a decision prices every
+        # candidate over every request, so the same values are asked for hundreds of times.
+        self._memo: dict[tuple[str, str | None, int], float] = {}
 
     def observe(self, items: Iterable[RequestObservation]) -> None:
         """One verification step's requests: the global counts decay once per step."""
+        self._memo.clear()
         a_hits = a_misses = g_hits = g_misses = 0.0
         for it in items:
             if it.verified > 0:
@@ -194,19 +198,33 @@ class AcceptanceTracker:
             self.global_gamma.add(g_hits, g_misses, self.decay)
 
     def alpha(self, request_id: str | None = None) -> float:
-        prior = self.global_alpha.rate(self.prior_alpha, self.prior_weight)
-        counts = self.alphas.get(request_id) if request_id is not None else None
-        return prior if counts is None else counts.rate(prior, self.request_prior_weight)
+        key = ("alpha", request_id, 0)
+        if key not in self._memo:
+            prior = self.global_alpha.rate(self.prior_alpha, self.prior_weight)
+            counts = self.alphas.get(request_id) if request_id is not None else None
+            self._memo[key] = prior if counts is None else counts.rate(prior, self.request_prior_weight)
+        return self._memo[key]
 
     def gamma(self, request_id: str | None = None) -> float:
-        # No stop ever observed means no threshold: gamma = 1 exactly.
-        prior = self.global_gamma.rate(1.0, self.prior_weight)
-        counts = self.gammas.get(request_id) if request_id is not None else None
-        return prior if counts is None else counts.rate(prior, self.request_prior_weight)
+        key = ("gamma", request_id, 0)
+        if key not in self._memo:
+            # No stop ever observed means no threshold: gamma = 1 exactly.
+            prior = self.global_gamma.rate(1.0, self.prior_weight)
+            counts = self.gammas.get(request_id) if request_id is not None else None
+            self._memo[key] = prior if counts is None else counts.rate(prior, self.request_prior_weight)
+        return self._memo[key]
+
+    def expected(self, request_id: str, k: int) -> float:
+        """E_i(k): expected tokens of one verification of this request with draft cap k."""
+        key = ("tokens", request_id, k)
+        if key not in self._memo:
+            self._memo[key] = expected_tokens(self.alpha(request_id), k, self.gamma(request_id))
+        return self._memo[key]
 
     def forget(self, request_id: str) -> None:
         self.alphas.pop(request_id, None)
         self.gammas.pop(request_id, None)
+        self._memo.clear()
 
 
 def expected_forwards(gammas: Sequence[float], k: int, caps: Sequence[int] | None = None) -> float:
@@ -314,6 +332,9 @@ class FlexPolicy:
         # Decayed first and second moments of log(measured / predicted) step time, same keys.
         self._log_ratio: dict[tuple[str, int], tuple[float, float]] = {}
         self._schedule_pos = 0
+        # Costs and step predictions already computed in the decision under way (None outside
+        # one): a decision prices every (mode, k) candidate, most of them several times.
+        self._memo: dict[tuple, object] | None = None
 
     # -- observations (fed by the scheduler from its StepRecords and draft calls) --------
     def observe_draft(self, family: str, batch: int, forwards: int, seconds: float) -> None:
@@ -403,13 +424,22 @@ class FlexPolicy:
         n = len(ids)
         if n == 0:
             return 0.0, 0.0
-        acc = self.acceptance
         if mode == "ar":
             return float(n), self.t_verify("sequential", n, 0) + self.overhead["sequential"]
         cap = {r: k if caps is None else min(k, caps.get(r, k)) for r in ids}
-        tokens = sum(expected_tokens(acc.alpha(r), cap[r], acc.gamma(r)) for r in ids)
+        if self._memo is None:
+            return self._predict_step(mode, k, first, second, cap)
+        key = ("step", mode, k, id(groups), tuple(cap.values()))
+        if key not in self._memo:
+            self._memo[key] = self._predict_step(mode, k, first, second, cap)
+        return self._memo[key]  # type: ignore[return-value]
+
+    def _predict_step(self, mode: str, k: int, first: list[str], second: list[str],
+                      cap: dict[str, int]) -> tuple[float, float]:
+        ids = first + second
+        tokens = sum(self.acceptance.expected(r, cap[r]) for r in ids)
         if mode == "sd":
-            step = self._draft_cost("sequential", ids, cap) + self.t_verify("sequential", n, self._width(ids, cap))
+            step = self._draft_cost("sequential", ids, cap) + self.t_verify("sequential", len(ids), self._width(ids, cap))
             return tokens, step + self.overhead["sequential"]
         if mode == "psd":
             if not first or not second:
@@ -443,7 +473,7 @@ class FlexPolicy:
             return caps
         saved = seconds - self.predict_step(mode, k, groups, {**caps, priced: 0})[1]
         per_token = seconds / tokens
-        caps = {r: k if (expected_tokens(acc.alpha(r), k, acc.gamma(r)) - 1.0) * per_token > saved else 0 for r in ids}
+        caps = {r: k if (acc.expected(r, k) - 1.0) * per_token > saved else 0 for r in ids}
         none = dict.fromkeys(ids, 0)
         return none if self.predict(mode, k, groups, none) > self.predict(mode, k, groups, caps) else caps
 
@@ -458,6 +488,15 @@ class FlexPolicy:
         return self._cost(family, "draft", batch, forwards, self.models[family].t_draft)
 
     def _cost(self, family: str, kind: str, batch: int, length: float, fit: Callable[[int, float], float]) -> float:
+        if self._memo is None:
+            return self._measured_or_fitted(family, kind, batch, length, fit)
+        key = ("cost", family, kind, batch, length)
+        if key not in self._memo:
+            self._memo[key] = self._measured_or_fitted(family, kind, batch, length, fit)
+        return self._memo[key]  # type: ignore[return-value]
+
+    def _measured_or_fitted(self, family: str, kind: str, batch: int, length: float,
+                            fit: Callable[[int, float], float]) -> float:
         min_obs = self.settings.cell_min_obs
         cell = self.cells.get(family, kind, batch, length, min_obs)
         if cell is not None:
@@ -492,6 +531,13 @@ class FlexPolicy:
     def decide(self, groups: tuple[Sequence[str], Sequence[str]], overlap: bool = True) -> Decision:
         """``groups``: request ids of the sub-batch verified next and of the other one.
         ``overlap``: whether the lanes can run draft and target concurrently."""
+        self._memo = {}
+        try:
+            return self._decide(groups, overlap)
+        finally:
+            self._memo = None
+
+    def _decide(self, groups: tuple[Sequence[str], Sequence[str]], overlap: bool) -> Decision:
         self.num_decisions += 1
         n = len(groups[0]) + len(groups[1])
         eligible = [m for m in FLEX_MODES if m != "psd" or (overlap and groups[0] and groups[1])]

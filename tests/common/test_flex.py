@@ -435,3 +435,27 @@ def test_draft_confidence_threshold_validation(value):
 def test_draft_confidence_threshold_accepts_probabilities():
     assert DraftOptions(draft_confidence_threshold=0.01).draft_confidence_threshold == 0.01
     assert DraftOptions().draft_confidence_threshold is None
+
+
+def test_a_decision_prices_its_candidates_as_outside_one():
+    """decide() memoises costs and step predictions for its own duration; what it reports
+    must equal the same predictions made outside a decision, and observations between
+    decisions must reach the next one."""
+    policy = measured_policy(0.8)
+    groups = split(2)
+    for _ in range(3):
+        d = policy.decide(groups, overlap=False)
+        assert policy._memo is None
+        tokens, seconds = policy.predict_step(d.mode, d.k, groups, d.caps or None)
+        assert d.expected == pytest.approx(tokens / seconds, rel=1e-12)
+        assert d.expected_seconds == pytest.approx(seconds, rel=1e-12)
+        # Verifications of this shape now cost twice as much: the next decision sees it.
+        for _ in range(20):
+            policy.observe_verify("sequential", 2, float(d.k), 2 * policy.t_verify("sequential", 2, float(d.k)))
+        assert policy.t_verify("sequential", 2, float(d.k)) > seconds
+    tracker = policy.acceptance
+    alpha = tracker.alpha("r0")
+    tracker.observe([RequestObservation("r0", verified=3, accepted=0)])
+    assert tracker.alpha("r0") < alpha  # the memoised rates follow new observations
+    tracker.forget("r0")
+    assert tracker.alpha("r0") == tracker.alpha()

@@ -213,3 +213,23 @@ def test_linear_data_keeps_one_line():
     assert coef["r_knot"] is None and coef["b_knot"] is None
     assert coef["v3"] == coef["v2"] and coef["d2"] == coef["d1"]
     assert model.t_verify(8, 4) == pytest.approx(t_v(8, 4), rel=0.05)
+
+
+def test_an_online_fit_stands_until_new_points_are_a_sixteenth_of_the_window():
+    """Online users predict every step: a fit is redone once the points observed since are
+    REFIT_SHARE of those it was made from, at once while there are few."""
+    model = CostModel(window=256)
+    model.observe_verify(1, 0, t_v(1, 0))
+    model.observe_verify(8, 0, t_v(8, 0))
+    assert model.t_verify(4, 0) == pytest.approx(t_v(4, 0))  # few points: every one refits
+    for _ in range(254):
+        model.observe_verify(8, 0, t_v(8, 0))
+    model.t_verify(4, 0)  # fitted on a full window
+    before = model.t_verify(16, 0)
+    slower = 3 * t_v(16, 0)
+    needed = int(CostModel.REFIT_SHARE * 256)
+    for _ in range(needed - 1):
+        model.observe_verify(16, 0, slower)
+    assert model.t_verify(16, 0) == before  # fewer new points than the share: the fit stands
+    model.observe_verify(16, 0, slower)
+    assert model.t_verify(16, 0) > before  # the share reached: refitted with them
