@@ -178,6 +178,7 @@ class AcceptanceTracker:
         # Rates and E_i(k) as computed since the last observation: a decision prices every
         # candidate over every request, so the same values are asked for hundreds of times.
         self._memo: dict[tuple[str, str | None, int], float] = {}
+        self.stops_seen = False  # any confidence stop observed: else every gamma is exactly 1
 
     def observe(self, items: Iterable[RequestObservation]) -> None:
         """One verification step's requests: the global counts decay once per step."""
@@ -190,6 +191,7 @@ class AcceptanceTracker:
                 a_hits, a_misses = a_hits + it.accepted, a_misses + miss
             if it.requested and it.drafted:
                 stop = float(it.drafted < it.requested)
+                self.stops_seen = self.stops_seen or bool(stop)
                 self.gammas.setdefault(it.request_id, _Counts()).add(it.drafted - 1, stop, self.decay)
                 g_hits, g_misses = g_hits + it.drafted - 1, g_misses + stop
         if a_hits or a_misses:
@@ -429,7 +431,8 @@ class FlexPolicy:
         cap = {r: k if caps is None else min(k, caps.get(r, k)) for r in ids}
         if self._memo is None:
             return self._predict_step(mode, k, first, second, cap)
-        key = ("step", mode, k, id(groups), tuple(cap.values()))
+        caps_key = tuple(cap.values())
+        key = ("step", mode, k if any(caps_key) else 0, id(groups), caps_key)  # nobody drafting: k is moot
         if key not in self._memo:
             self._memo[key] = self._predict_step(mode, k, first, second, cap)
         return self._memo[key]  # type: ignore[return-value]
@@ -514,12 +517,12 @@ class FlexPolicy:
 
     def _width(self, ids: Sequence[str], cap: dict[str, int]) -> float:
         """Expected longest draft of ``ids``: the draft forwards run and the width verified."""
+        longest = max((cap[r] for r in ids), default=0)
+        if longest == 0 or not self.acceptance.stops_seen:
+            return float(longest)  # no confidence stop ever: every drafter drafts its cap
         drafting = [r for r in ids if cap[r] > 0]
-        if not drafting:
-            return 0.0
         caps = [cap[r] for r in drafting]
         gammas = [self.acceptance.gamma(r) for r in drafting]
-        longest = max(caps)
         if all(g >= 1.0 for g in gammas):
             return float(longest)
         return expected_forwards(gammas, longest, caps)
