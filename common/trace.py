@@ -24,6 +24,8 @@ class StepRecord:
     draft_batch: int = 0  # requests drafted this step (on the draft lane)
     proposed: int = 0  # draft tokens verified
     verify_width: int = 0  # longest draft verified: the target scored [verify_batch, verify_width + 1]
+    verify_context: int = 0  # longest committed sequence verified (prompt + output tokens, before the draft)
+    draft_context: int = 0  # longest committed sequence drafted for
     accepted: int = 0  # draft tokens accepted
     emitted: int = 0  # tokens committed (accepted + recovered/bonus, after stop truncation)
     draft_time: float = 0.0  # seconds the draft lane was busy for this step

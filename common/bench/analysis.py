@@ -4,9 +4,11 @@ result row, plus the best k per mode and the PSD/SD speedup against its bound.
 Inputs of a row's prediction (docs/theory.md): T_draft and T_verify from the calibration at
 the intra-op thread count the mode ran with (AR/SD: ``sequential_threads``; PSD: one
 lane's ``lane_threads``), alpha from the row's own measured tokens per verification
-(inverting E[tau]), and the PSD per-step overhead c = median over overlapped PSD decode
-steps of (step time - max(draft lane, target lane)). The prediction is a steady state
-(full batch, no prefill): compare it with ``decode_tokens_per_second`` first.
+(inverting E[tau]), the context L = the mean over the row's decode steps of the longest
+committed sequence verified (0 for files without it), and the PSD per-step overhead c =
+median over overlapped PSD decode steps of (step time - max(draft lane, target lane)). The
+prediction is a steady state (full batch, no prefill): compare it with
+``decode_tokens_per_second`` first.
 """
 
 from __future__ import annotations
@@ -31,6 +33,17 @@ def _alpha(row: dict[str, Any]) -> float | None:
     return alpha_from_tokens(row["tokens_per_target_step"], row["k"])
 
 
+def _contexts(trials: list[dict[str, Any]]) -> dict[tuple[str, int, int], int]:
+    """Per (mode, b, k): the median over its trials of the mean decode-step context."""
+    per: dict[tuple[str, int, int], list[float]] = {}
+    for t in trials:
+        cols = t.get("steps") or {}
+        values = [c for c, pre in zip(cols.get("verify_context", []), cols.get("prefill", [])) if not pre]
+        if values:
+            per.setdefault((t["mode"], t["batch_size"], t["k"]), []).append(statistics.fmean(values))
+    return {key: round(statistics.median(v)) for key, v in per.items()}
+
+
 def analyse(results: dict[str, Any], calibration: list[dict[str, Any]]) -> dict[str, Any] | None:
     """Fill ``predicted`` of every AR/SD/PSD row; return the ``cost_model`` section."""
     if not calibration:
@@ -42,6 +55,7 @@ def analyse(results: dict[str, Any], calibration: list[dict[str, Any]]) -> dict[
     if any(t not in models for t in threads.values()):
         return None
     alphas = []
+    contexts = _contexts([t for t in results["trials"] if t["kind"] == "scheduler"])
     for row in results["results"]:
         if row["kind"] != "scheduler" or row["mode"] not in MODES:
             continue
@@ -49,11 +63,13 @@ def analyse(results: dict[str, Any], calibration: list[dict[str, Any]]) -> dict[
         if row["mode"] != "ar" and _alpha(row) is not None:
             alphas.append(alpha)
         model = models[threads[row["mode"]]]
-        pred = model.predict(row["mode"], row["batch_size"], row["k"], alpha)
+        b, k = row["batch_size"], row["k"]
+        context = contexts.get((row["mode"], b, k), 0)
+        pred = model.predict(row["mode"], b, k, alpha, context)
         row["predicted"] = {
             "tokens_per_second": pred.tokens_per_second, "step_time": pred.step_time,
             "tokens_per_step": pred.tokens_per_step, "alpha": alpha, "threads": threads[row["mode"]],
-            "t_draft": model.t_draft(row["batch_size"], row["k"]), "t_verify": model.t_verify(row["batch_size"], row["k"]),
+            "context": context, "t_draft": model.t_draft(b, k, context), "t_verify": model.t_verify(b, k, context),
         }
     alpha = statistics.median(alphas) if alphas else 0.0
     return {

@@ -267,6 +267,7 @@ class Bench:
         calib = 0
         if cfg.calibrate:
             per = len(cfg.grid_batch_sizes) * (len(set(cfg.ks) | {0}) if self.engines.drafter is not None else 1)
+            per *= len(probe.CALIBRATION_CONTEXTS)
             calib = per * len({cfg.sequential_threads, cfg.lane_threads})
         return warm + calib + len(self.trials) + (1 if self._coop_setting() else 0)
 

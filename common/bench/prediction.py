@@ -9,7 +9,9 @@ overlapped) and only its duration is predicted,
 
 with ``k_v`` the step's verified width, its longest draft (the target scores the batch as a
 padded rectangle, so a short draft among long ones saves nothing; files before schema 3
-have only the mean, draft tokens per verified request). The predicted decode tokens/s
+have only the mean, draft tokens per verified request), and each cost at the step's
+context, the longest committed sequence verified or drafted for (attention runs over it;
+files before schema 4 have none, and their fits no attention term). The predicted decode tokens/s
 is the trial's decode tokens over the summed predicted durations, so occupancy (the
 draining tail runs fewer requests than ``b``), acceptance and per-step k are inputs and
 the model is judged on time alone. Two models are applied:
@@ -49,6 +51,8 @@ class Step:
     draft_batch: int
     proposed: int  # draft tokens verified
     width: float  # longest draft verified (files before schema 3: the mean, proposed / verify_batch)
+    verify_context: int  # longest committed sequence verified (files before schema 4: 0)
+    draft_context: int  # longest committed sequence drafted for
     draft_k: int  # draft forwards asked of the draft lane
     emitted: int
     duration: float
@@ -79,9 +83,10 @@ def decode_steps(trial: dict[str, Any], threads: dict[str, int]) -> Iterator[Ste
         k = cols["k"][i] if "k" in cols else trial["k"]
         batch, proposed = cols["verify_batch"][i], cols["proposed"][i]
         width = cols["verify_width"][i] if "verify_width" in cols else proposed / batch if batch else 0.0
+        contexts = {c: cols[c][i] if c in cols else 0 for c in ("verify_context", "draft_context")}
         yield Step(
             overlapped=bool(cols["overlapped"][i]), threads=threads["psd" if mode == "psd" else "sd"],
-            verify_batch=batch, draft_batch=cols["draft_batch"][i], proposed=proposed, width=width,
+            verify_batch=batch, draft_batch=cols["draft_batch"][i], proposed=proposed, width=width, **contexts,
             draft_k=max(int(k), 1), emitted=cols["emitted"][i], duration=cols["duration"][i],
             draft_time=cols["draft_time"][i], verify_time=cols["verify_time"][i],
         )
@@ -100,8 +105,8 @@ class StepModel:
         drafts = bool(s.draft_batch) and s.draft_time > 0
         if model is None or model.observations[1] < 2 or drafts and model.observations[0] < 2:
             return None  # too little to fit: no prediction rather than a made-up one
-        t_draft = model.t_draft(s.draft_batch, s.draft_k) if drafts else 0.0
-        t_verify = model.t_verify(s.verify_batch, s.width) if s.verify_batch else 0.0
+        t_draft = model.t_draft(s.draft_batch, s.draft_k, s.draft_context) if drafts else 0.0
+        t_verify = model.t_verify(s.verify_batch, s.width, s.verify_context) if s.verify_batch else 0.0
         if s.overlapped:
             return max(t_draft, t_verify) + self.overlapped_overhead
         return t_draft + t_verify + self.sequential_overhead
@@ -124,9 +129,9 @@ def fit_steps(steps: Iterable[Step]) -> StepModel:
     for s in steps:
         model = models.setdefault(s.threads, CostModel(window=1 << 20))
         if s.verify_batch:
-            model.observe_verify(s.verify_batch, s.width, s.verify_time)
+            model.observe_verify(s.verify_batch, s.width, s.verify_time, s.verify_context)
         if s.draft_batch and s.draft_time > 0:
-            model.observe_draft(s.draft_batch, s.draft_k, s.draft_time)
+            model.observe_draft(s.draft_batch, s.draft_k, s.draft_time, s.draft_context)
         if s.overlapped:
             ovl.append(s.duration - max(s.draft_time, s.verify_time))
         else:

@@ -1,7 +1,9 @@
 """Micro-measurements on warm requests, outside any scheduler.
 
-- ``calibrate``: T_draft(b, k) and T_verify(b, k), the inputs of the cost model. Requests
-  are prefilled once; every timed call then does steady-state work (the engines reuse the
+- ``calibrate``: T_draft(b, k, L) and T_verify(b, k, L), the inputs of the cost model, at
+  two contexts L: the prompts as they are and lengthened by ``LONG_CONTEXT`` tokens, so
+  that the fit can separate attention (which grows with L) from the rest. Requests are
+  prefilled once; every timed call then does steady-state work (the engines reuse the
   cached committed prefix, so drafting feeds one token per step and verification k + 1).
 - ``cooperative_verification``: PSD runs acceptance on the target lane so that only token
   ids cross lanes. The naive split (MineDraft's code) materialises the processed
@@ -79,23 +81,39 @@ class WarmBatch:
                     engine.release(req.request_id)
 
 
+LONG_CONTEXT = 192  # tokens added to every prompt for the second calibration context
+CALIBRATION_CONTEXTS = (0, LONG_CONTEXT)  # extra tokens of each calibration pass
+
+
+def lengthened(prompts: Sequence[Sequence[int]], extra: int) -> list[list[int]]:
+    """Each prompt followed by ``extra`` more of its own tokens, cycled (cost depends on the
+    length, not on what the tokens say)."""
+    return [list(p) + [p[i % len(p)] for i in range(extra)] for p in prompts]
+
+
 def calibrate(engines: EnginePair, prompts: Sequence[Sequence[int]], batch_sizes: Sequence[int],
               ks: Sequence[int], threads: int | None, reps: int = 3,
-              tick: Callable[[], None] | None = None) -> list[dict[str, Any]]:
+              tick: Callable[[], None] | None = None,
+              contexts: Sequence[int] = CALIBRATION_CONTEXTS) -> list[dict[str, Any]]:
     """Seconds of one drafting call (k tokens) and one verification (score k + 1 positions
-    and apply the acceptance rule) per (batch, k); k = 0 is an AR step."""
+    and apply the acceptance rule) per (batch, k) at each extra context of ``contexts``
+    (tokens added to the prompts); k = 0 is an AR step. Each point records ``context``, the
+    longest committed sequence of its batch."""
     points = []
     ks = sorted({0, *ks}) if engines.drafter is not None else [0]
     with intra_op_threads(threads), torch.inference_mode():
         for b in batch_sizes:
-            warm = WarmBatch(engines, prompts, b)
-            try:
-                for k in ks:
-                    points.append({"threads": threads, "batch": b, "k": k, **_time_step(warm, k, reps)})
-                    if tick:
-                        tick()
-            finally:
-                warm.close()
+            for extra in contexts:
+                warm = WarmBatch(engines, lengthened(prompts, extra), b)
+                context = max(r.num_committed for r in warm.requests)
+                try:
+                    for k in ks:
+                        points.append({"threads": threads, "batch": b, "k": k, "context": context,
+                                       **_time_step(warm, k, reps)})
+                        if tick:
+                            tick()
+                finally:
+                    warm.close()
     return points
 
 

@@ -65,8 +65,11 @@ def _cost_lines(cm: dict[str, Any]) -> list[str]:
                  f"{_ms(c['d0'])} + {_ms(c['d1'])}*min(b,{c['b_knot']:g}) + {_ms(c['d2'])}*max(0,b-{c['b_knot']:g})")
         rows = (f"{_ms(c['v2'])}*r" if c.get("r_knot") is None else
                 f"{_ms(c['v2'])}*min(r,{c['r_knot']:g}) + {_ms(c['v3'])}*max(0,r-{c['r_knot']:g})")
-        lines.append(f"  {threads} thread(s): T_draft(b,k) = k*({draft}) ms, "
-                     f"T_verify(b,k) = {_ms(c['v0'])} + {_ms(c['v1'])}*b + {rows} ms, r = b*(k+1)")
+        # Attention terms (ms per row and context position); files before them have none.
+        d_att, v_att = (f" + {1e3 * c['d_att']:.3g}*b*L", f" + {1e3 * c['v_att']:.3g}*r*L") if "v_att" in c else ("", "")
+        lines.append(f"  {threads} thread(s): T_draft(b,k,L) = k*({draft}{d_att}) ms, "
+                     f"T_verify(b,k,L) = {_ms(c['v0'])} + {_ms(c['v1'])}*b + {rows}{v_att} ms, r = b*(k+1), "
+                     "L = longest committed sequence")
     lines.append(f"  PSD overhead c = {_ms(cm['overhead'])} ms/step; acceptance alpha = {cm['alpha']:.3f}; "
                  f"threads: {cm['threads']}")
     best: dict[int, list[str]] = {}

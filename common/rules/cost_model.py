@@ -3,11 +3,14 @@
 From measured step costs and acceptance it predicts tokens/s of AR, SD and PSD and the
 best draft length. Notation (docs/theory.md derives it):
 
-- ``T_d(b, k)``: drafting k tokens for b requests = k sequential draft forwards,
-  ``T_d = k * f(b)`` with f linear in b, or piecewise linear with one knot.
-- ``T_v(b, k)``: one target forward over b requests with k + 1 positions each (plus the
-  acceptance rule), ``T_v = v0 + v1 * b + g(b * (k + 1))`` with g linear in the rows
-  verified, or piecewise linear with one knot (``CostModel``). AR is ``T_v(b, 0)``.
+- ``T_d(b, k, L)``: drafting k tokens for b requests whose longest committed sequence is L
+  = k sequential draft forwards, ``T_d = k * (f(b) + d_att * b * L)`` with f linear in b, or
+  piecewise linear with one knot.
+- ``T_v(b, k, L)``: one target forward over b requests with k + 1 positions each (plus the
+  acceptance rule), ``T_v = v0 + v1 * b + g(r) + v_att * r * L`` with r = b (k + 1) the rows
+  verified and g linear in r, or piecewise linear with one knot (``CostModel``). AR is
+  ``T_v(b, 0, L)``. The attention terms: with padded attention every row attends over the
+  longest sequence's cached positions (L = 0 where the context is unknown: no such term).
 - ``E[tau](alpha, k) = (1 - alpha^(k+1)) / (1 - alpha)``: tokens emitted per request per
   verification under i.i.d. acceptance alpha.
 - AR: ``b / T_v(b, 0)``. SD: ``b * E[tau] / (T_d + T_v)``.
@@ -91,12 +94,18 @@ def psd_wins(t_draft: float, t_verify: float, overhead: float = 0.0) -> bool:
 class CostModel:
     """Least-squares fits of draft and verify cost over recent observations.
 
-    Forms (seconds), each fitted with non-negative slopes:
+    Forms (seconds), each fitted with non-negative slopes, L the longest committed sequence
+    of the batch (the positions padded attention runs over; 0 where unknown):
 
-    - per draft forward over b requests: ``d0 + d1 b``, or, when the data ask for it,
-      piecewise ``d0 + d1 min(b, B) + d2 max(0, b - B)`` with a knot B;
+    - per draft forward over b requests: ``d0 + d1 b + d_att b L``, or, when the data ask
+      for it, piecewise ``d0 + d1 min(b, B) + d2 max(0, b - B) + d_att b L`` with a knot B;
     - verification of b requests with k draft tokens each, r = b (k + 1) rows:
-      ``v0 + v1 b + v2 r``, or piecewise ``v0 + v1 b + v2 min(r, R) + v3 max(0, r - R)``.
+      ``v0 + v1 b + v2 r + v_att r L``, or piecewise
+      ``v0 + v1 b + v2 min(r, R) + v3 max(0, r - R) + v_att r L``.
+
+    Attention cost is what makes long generations slower per token: on 2 CPU cores the
+    embedded target verifies 16 requests drafting 2 in about 60 ms at L = 64 and 150-190 ms
+    at L = 512 (docs/theory.md). Observations without a context (L = 0) leave the term at 0.
 
     A CPU matrix product costs little per extra row until the rows fill the vector units
     (concave), a GPU forward little until the device saturates (convex); one line through
@@ -107,8 +116,8 @@ class CostModel:
     REFIT_SHARE = 1 / 16  # refit once new observations are this share of those fitted (at least 1)
 
     def __init__(self, window: int = 256, overhead: float = 0.0) -> None:
-        self._draft: deque[tuple[int, int, float]] = deque(maxlen=window)  # (batch, k, seconds)
-        self._verify: deque[tuple[int, int, float]] = deque(maxlen=window)
+        self._draft: deque[tuple[int, float, float, int]] = deque(maxlen=window)  # (batch, k, seconds, context)
+        self._verify: deque[tuple[int, float, float, int]] = deque(maxlen=window)
         self.overhead = overhead  # PSD per-step overhead c, seconds
         self._draft_fit: Piecewise | None = None
         self._verify_fit: Piecewise | None = None
@@ -120,27 +129,31 @@ class CostModel:
 
     @classmethod
     def from_measurements(cls, points: Iterable[dict], overhead: float = 0.0) -> CostModel:
-        """A model fitted to calibration points ``{"batch", "k", "t_draft", "t_verify"}``
-        (``t_draft`` may be None or 0 where only the target was timed, e.g. k = 0)."""
+        """A model fitted to calibration points ``{"batch", "k", "t_draft", "t_verify"}`` and
+        optionally ``"context"`` (``t_draft`` may be None or 0 where only the target was
+        timed, e.g. k = 0)."""
         model = cls(window=100_000, overhead=overhead)
         for p in points:
+            context = int(p.get("context") or 0)
             if p.get("t_draft"):
-                model.observe_draft(int(p["batch"]), int(p["k"]), float(p["t_draft"]))
+                model.observe_draft(int(p["batch"]), int(p["k"]), float(p["t_draft"]), context)
             if p.get("t_verify"):
-                model.observe_verify(int(p["batch"]), int(p["k"]), float(p["t_verify"]))
+                model.observe_verify(int(p["batch"]), int(p["k"]), float(p["t_verify"]), context)
         return model
 
     # -- observations --------------------------------------------------------------------
-    def observe_draft(self, batch: int, k: int, seconds: float) -> None:
+    def observe_draft(self, batch: int, k: float, seconds: float, context: int = 0) -> None:
+        """``k`` draft forwards for ``batch`` requests, the longest ``context`` tokens long."""
         if batch > 0 and k > 0 and seconds > 0:
-            self._draft.append((batch, k, seconds))
+            self._draft.append((batch, k, seconds, context))
             if self._stale("draft", len(self._draft)):
                 self._draft_fit = None
 
-    def observe_verify(self, batch: int, k: float, seconds: float) -> None:
-        """``k`` draft tokens per request on average (0 for AR)."""
+    def observe_verify(self, batch: int, k: float, seconds: float, context: int = 0) -> None:
+        """``k``: the verified width, the longest draft (0 for AR); ``context``: the longest
+        committed sequence verified."""
         if batch > 0 and seconds > 0:
-            self._verify.append((batch, k, seconds))
+            self._verify.append((batch, k, seconds, context))
             if self._stale("verify", len(self._verify)):
                 self._verify_fit = None
 
@@ -163,46 +176,53 @@ class CostModel:
     # -- costs -----------------------------------------------------------------------------
     def _draft_model(self) -> Piecewise:
         if self._draft_fit is None:
-            batches = np.array([b for b, _, _ in self._draft], dtype=float)
-            per_forward = np.array([s / kk for _, kk, s in self._draft], dtype=float)
-            self._draft_fit = _fit_piecewise(np.ones((len(batches), 0)), batches, per_forward)
+            batches = np.array([b for b, *_ in self._draft], dtype=float)
+            per_forward = np.array([s / kk for _, kk, s, _ in self._draft], dtype=float)
+            attention = np.array([b * ctx for b, _, _, ctx in self._draft], dtype=float)
+            self._draft_fit = _fit_piecewise(attention.reshape(-1, 1), batches, per_forward)
             self._pending["draft"] = 0
         return self._draft_fit
 
     def _verify_model(self) -> Piecewise:
         if self._verify_fit is None:
-            batches = np.array([b for b, _, _ in self._verify], dtype=float)
-            rows = np.array([b * (kk + 1) for b, kk, _ in self._verify], dtype=float)
-            seconds = np.array([s for *_, s in self._verify], dtype=float)
-            self._verify_fit = _fit_piecewise(batches.reshape(-1, 1), rows, seconds)
+            batches = np.array([b for b, *_ in self._verify], dtype=float)
+            rows = np.array([b * (kk + 1) for b, kk, *_ in self._verify], dtype=float)
+            seconds = np.array([s for _, _, s, _ in self._verify], dtype=float)
+            attention = rows * np.array([ctx for *_, ctx in self._verify], dtype=float)
+            self._verify_fit = _fit_piecewise(np.column_stack([batches, attention]), rows, seconds)
             self._pending["verify"] = 0
         return self._verify_fit
 
-    def t_draft(self, batch: int, k: float) -> float:
+    def t_draft(self, batch: int, k: float, context: int = 0) -> float:
         if k == 0:
             return 0.0
-        return k * max(self._draft_model()(np.empty(0), batch), 1e-9)
+        return k * max(self._draft_model()(np.array([batch * context], dtype=float), batch), 1e-9)
 
-    def t_verify(self, batch: int, k: float) -> float:
-        return max(self._verify_model()(np.array([batch], dtype=float), batch * (k + 1)), 1e-9)
+    def t_verify(self, batch: int, k: float, context: int = 0) -> float:
+        rows = batch * (k + 1)
+        return max(self._verify_model()(np.array([batch, rows * context], dtype=float), rows), 1e-9)
 
     def coefficients(self) -> dict[str, float | None]:
         """The fitted constants (seconds), for reports: per draft forward d0 + d1 min(b, b_knot)
-        + d2 max(0, b - b_knot); verification v0 + v1 b + v2 min(r, r_knot) + v3 max(0, r - r_knot)
-        with r = b (k + 1) rows (a knot of None: one slope, d2 = d1 and v3 = v2); PSD overhead c."""
+        + d2 max(0, b - b_knot) + d_att b L; verification v0 + v1 b + v2 min(r, r_knot)
+        + v3 max(0, r - r_knot) + v_att r L with r = b (k + 1) rows and L the context (a knot of
+        None: one slope, d2 = d1 and v3 = v2); PSD overhead c."""
         d, v = self._draft_model(), self._verify_model()
         return {"d0": d.intercept, "d1": d.slopes[0], "d2": d.slopes[1], "b_knot": d.knot,
-                "v0": v.intercept, "v1": float(v.linear[0]) if len(v.linear) else 0.0,
-                "v2": v.slopes[0], "v3": v.slopes[1], "r_knot": v.knot, "c": float(self.overhead)}
+                "d_att": float(d.linear[0]), "v0": v.intercept, "v1": float(v.linear[0]),
+                "v2": v.slopes[0], "v3": v.slopes[1], "r_knot": v.knot, "v_att": float(v.linear[1]),
+                "c": float(self.overhead)}
 
     # -- predictions -------------------------------------------------------------------------
-    def predict(self, mode: str, batch: int, k: int, alpha: float) -> Prediction:
+    def predict(self, mode: str, batch: int, k: int, alpha: float, context: int = 0) -> Prediction:
+        """Steady state at a context of ``context`` committed tokens (the longest sequence)."""
+        t_draft, t_verify = self.t_draft(batch, k, context), self.t_verify(batch, 0 if mode == "ar" else k, context)
         if mode == "ar":
-            step, tokens = self.t_verify(batch, 0), 1.0
+            step, tokens = t_verify, 1.0
         elif mode == "sd":
-            step, tokens = self.t_draft(batch, k) + self.t_verify(batch, k), expected_tokens(alpha, k)
+            step, tokens = t_draft + t_verify, expected_tokens(alpha, k)
         elif mode == "psd":
-            step = max(self.t_draft(batch, k), self.t_verify(batch, k)) + self.overhead
+            step = max(t_draft, t_verify) + self.overhead
             tokens = expected_tokens(alpha, k)
         else:
             raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
@@ -213,24 +233,24 @@ class CostModel:
             concurrency=2 * batch if mode == "psd" else batch, token_latency=rounds * step / tokens,
         )
 
-    def speedup(self, batch: int, k: int) -> float:
+    def speedup(self, batch: int, k: int, context: int = 0) -> float:
         """Predicted PSD / SD tokens/s at the same sub-batch size, k and acceptance."""
-        return psd_speedup_bound(self.t_draft(batch, k), self.t_verify(batch, k), self.overhead)
+        return psd_speedup_bound(self.t_draft(batch, k, context), self.t_verify(batch, k, context), self.overhead)
 
     def best_k(self, mode: str, batch: int, alpha: float,
-               ks: Iterable[int] = (1, 2, 3, 4, 5, 6, 8)) -> Prediction:
+               ks: Iterable[int] = (1, 2, 3, 4, 5, 6, 8), context: int = 0) -> Prediction:
         """The draft length with the highest predicted tokens/s for one mode."""
         if mode == "ar":
-            return self.predict("ar", batch, 0, alpha)
-        return max((self.predict(mode, batch, k, alpha) for k in ks), key=lambda p: p.tokens_per_second)
+            return self.predict("ar", batch, 0, alpha, context)
+        return max((self.predict(mode, batch, k, alpha, context) for k in ks), key=lambda p: p.tokens_per_second)
 
     def best(self, batch: int, alpha: float, ks: tuple[int, ...] = (1, 2, 3, 4, 5, 6, 8),
-             modes: tuple[str, ...] = MODES) -> Prediction:
+             modes: tuple[str, ...] = MODES, context: int = 0) -> Prediction:
         """The mode and k with the highest predicted tokens/s at this batch size."""
         candidates = []
         for mode in modes:
             for k in (0,) if mode == "ar" else ks:
-                candidates.append(self.predict(mode, batch, k, alpha))
+                candidates.append(self.predict(mode, batch, k, alpha, context))
         return max(candidates, key=lambda p: p.tokens_per_second)
 
 

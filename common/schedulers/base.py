@@ -209,6 +209,12 @@ class Scheduler:
                 req.error = message
                 self._finish(req, FinishReason.ERROR)
 
+    @staticmethod
+    def context(batch: Sequence[RequestState]) -> int:
+        """Longest committed sequence of a batch (0 for none): with padded attention every row
+        attends over this many cached positions, so step cost grows with it."""
+        return max((r.num_committed for r in batch), default=0)
+
     def record(self, **fields) -> StepRecord:
         rec = StepRecord(step=self._step_index, mode=self.name, **fields)
         self._step_index += 1

@@ -72,11 +72,13 @@ class ParallelSpeculativeScheduler(Scheduler):
         if verified is None:
             return self.pop_finished()
         outcome, verify_time = verified
+        verify_context, draft_context = self.context(verify_group), self.context(draft_group)
         emitted = self.commit(verify_group, block, outcome)
         self.record(
             start=start, end=time.perf_counter(), overlapped=bool(draft_group) and self.lanes.concurrent,
             verify_group=self.turn, verify_batch=len(verify_group), draft_batch=len(draft_group),
             proposed=block.num_tokens, verify_width=block.width, accepted=sum(outcome.num_accepted), emitted=emitted,
+            verify_context=verify_context, draft_context=draft_context,
             draft_time=(drafted[1] if drafted else 0.0) + serial_time, verify_time=verify_time,
             k=self.config.num_speculative_tokens, bytes_crossed=_outcome_bytes(outcome),
         )

@@ -43,6 +43,7 @@ class _ContinuousBatching(Scheduler):
             verify_time = time.perf_counter() - t_verify
         except StepError:
             return self.pop_finished()
+        context = self.context(batch)
         emitted = self.commit(batch, block, outcome)
         self.record(
             start=start,
@@ -50,6 +51,7 @@ class _ContinuousBatching(Scheduler):
             verify_batch=len(batch),
             draft_batch=len(batch) if self.drafter is not None else 0,
             proposed=block.num_tokens, verify_width=block.width,
+            verify_context=context, draft_context=context if self.drafter is not None else 0,
             accepted=sum(outcome.num_accepted),
             emitted=emitted,
             draft_time=draft_time,

@@ -15,6 +15,7 @@ from minedraft.bench.compare import compare_table, load_runs
 from minedraft.bench.external import ExternalTrial, results_document
 from minedraft.bench.harness import build_engines, plan
 from minedraft.bench.metrics import aggregate, percentile, prefill_flags, stats
+from minedraft.bench.probe import LONG_CONTEXT
 from minedraft.bench.workload import request_params
 from minedraft.cli import main
 from minedraft.schedulers import SCHEDULERS
@@ -76,6 +77,8 @@ def test_results_schema_round_trip(tmp_path):
     (lambda r: r.update(schema_version=2), "results.trials[0].steps"),  # version 2 has mode and k columns
     (lambda r: [t["steps"].update(mode=["sd"] * 2, k=[1, 1]) for t in r["trials"]] and r.update(schema_version=3),
      "results.trials[0].steps"),  # version 3 has the verify_width column too
+    (lambda r: [t["steps"].update(mode=["sd"] * 2, k=[1, 1], verify_width=[1, 1]) for t in r["trials"]]
+     and r.update(schema_version=4), "results.trials[0].steps"),  # version 4: the context columns too
     (lambda r: r["trials"][0].update(errors=True), "results.trials[0].errors"),
 ])
 def test_schema_rejects_bad_results_naming_the_field(mutate, field):
@@ -354,6 +357,14 @@ def test_bench_predictions_and_cooperative_verification(tiny_run):
     results, _ = tiny_run
     cm = results["cost_model"]
     assert {p["k"] for p in cm["calibration"]} == {0, 2}
+    # two contexts per (threads, batch, k): the prompts as they are and lengthened
+    for key in {(p["threads"], p["batch"], p["k"]) for p in cm["calibration"]}:
+        contexts = sorted(p["context"] for p in cm["calibration"] if (p["threads"], p["batch"], p["k"]) == key)
+        assert len(contexts) == 2 and contexts[1] - contexts[0] == LONG_CONTEXT, (key, contexts)
+    assert all("v_att" in fit and fit["v_att"] >= 0 for fit in cm["fits"].values())
+    for t in results["trials"]:
+        if t["kind"] == "scheduler":
+            assert min(t["steps"]["verify_context"]) > 0
     assert {b["mode"] for b in cm["best"]} == {"ar", "sd", "psd"}
     assert [(s["batch_size"], s["k"]) for s in cm["speedup_psd_over_sd"]] == [(1, 2), (2, 2)]
     assert all(s["bound"] <= 2.0 for s in cm["speedup_psd_over_sd"])

@@ -128,3 +128,30 @@ def test_verifications_are_predicted_at_their_padded_width():
     by_mean = list(decode_steps(ragged, THREADS))
     assert [s.width for s in by_mean] == [s.proposed / s.verify_batch for s in by_mean] != [s.width for s in steps]
     assert sum(model.step_time(s) for s in by_mean) < 0.97 * sum(s.duration for s in by_mean)
+
+
+def test_steps_are_predicted_at_their_context():
+    """Step times with an attention term (cost per row and context position): trials whose
+    contexts grow step by step are predicted exactly by the in-scheduler fit, and files
+    without the context columns (before schema 4) fall back to no attention term."""
+    def with_context(trial: dict, start: int) -> dict:
+        cols = trial["steps"]
+        cols["verify_context"] = [start + 2 * i for i in range(len(cols["duration"]))]
+        cols["draft_context"] = list(cols["verify_context"])
+        for i, ctx in enumerate(cols["verify_context"]):
+            rows = cols["verify_batch"][i] * (cols["verify_width"][i] + 1)
+            cols["verify_time"][i] += 3e-6 * rows * ctx
+            if cols["draft_time"][i]:
+                cols["draft_time"][i] += 1e-6 * cols["draft_batch"][i] * cols["k"][i] * ctx
+            td, tv = cols["draft_time"][i], cols["verify_time"][i]
+            cols["duration"][i] = max(td, tv) + PSD_OVERHEAD if cols["overlapped"][i] else td + tv + SEQ_OVERHEAD
+        return trial
+
+    trials = [with_context(t, 40 + 50 * (i % 5)) for i, t in enumerate(_trials())]
+    table = prediction_table(trials, [], THREADS)
+    assert all(e["in_scheduler"]["ratio"] == pytest.approx(1.0, abs=1e-6) for e in table)
+    steps = list(decode_steps(trials[0], THREADS))
+    assert [s.verify_context for s in steps] == trials[0]["steps"]["verify_context"][1:]
+    for c in ("verify_context", "draft_context"):
+        del trials[0]["steps"][c]
+    assert {s.verify_context for s in decode_steps(trials[0], THREADS)} == {0}

@@ -180,3 +180,28 @@ def test_cancel_in_either_sub_batch_releases_engine_state():
     for r in reqs:
         if r not in victims:
             assert r.output_ids == ar_continuation(r.prompt_ids, 40)
+
+
+@pytest.mark.parametrize("mode", ["ar", "sd", "psd", "flex"])
+def test_steps_record_the_context_they_verified(mode):
+    """verify_context is the longest committed sequence (prompt + output) of the requests a
+    step verified, counted before the step's tokens. A verified request always gains a
+    token, so the verified ones are those whose committed length changed in the step."""
+    prompts = {"a": [1, 2, 3, 4, 5, 6, 7], "b": [1, 9]}
+    reqs = [RequestState(prompt_ids=p, params=SamplingParams(max_new_tokens=12), request_id=rid)
+            for rid, p in prompts.items()]
+    drafter = None if mode == "ar" else FakeDrafter(wrong_every=3)
+    lanes = "threads" if mode in ("psd", "flex") else "inline"
+    sched = create_scheduler(mode, FakeTarget(), drafter, SchedulerConfig(num_speculative_tokens=2, lanes=lanes))
+    for r in reqs:
+        sched.add_request(r)
+    checked = 0
+    while sched.has_unfinished():
+        before = {r.request_id: r.num_committed for r in reqs}
+        sched.step()
+        verified = [rid for rid, n in before.items() if next(r for r in reqs if r.request_id == rid).num_committed > n]
+        if verified:
+            (rec,) = sched.trace.steps[checked:]
+            assert rec.verify_context == max(before[rid] for rid in verified), (mode, rec)
+        checked = len(sched.trace.steps)
+    assert checked > 4 and max(s.verify_context for s in sched.trace.steps) > len(prompts["a"])

@@ -169,8 +169,8 @@ def test_a_model_without_draft_observations_still_predicts_ar():
     model = CostModel.from_measurements([{"batch": b, "k": 0, "t_draft": None, "t_verify": t_v(b, 0)} for b in (1, 4)])
     assert model.coefficients()["d0"] == 0.0 and model.coefficients()["d1"] == 0.0
     assert model.predict("ar", 2, 0, 0.0).tokens_per_second == pytest.approx(2 / t_v(2, 0))
-    assert CostModel().coefficients() == {"d0": 0.0, "d1": 0.0, "d2": 0.0, "b_knot": None, "v0": 0.0, "v1": 0.0,
-                                          "v2": 0.0, "v3": 0.0, "r_knot": None, "c": 0.0}
+    assert CostModel().coefficients() == {"d0": 0.0, "d1": 0.0, "d2": 0.0, "b_knot": None, "d_att": 0.0, "v0": 0.0,
+                                          "v1": 0.0, "v2": 0.0, "v3": 0.0, "r_knot": None, "v_att": 0.0, "c": 0.0}
 
 
 def piecewise_verify(b: int, k: int, knot: float = 8.0, s1: float = 0.004, s2: float = 0.0005) -> float:
@@ -233,3 +233,34 @@ def test_an_online_fit_stands_until_new_points_are_a_sixteenth_of_the_window():
     assert model.t_verify(16, 0) == before  # fewer new points than the share: the fit stands
     model.observe_verify(16, 0, slower)
     assert model.t_verify(16, 0) > before  # the share reached: refitted with them
+
+
+# Attention terms of the synthetic law with context: per (row x context position), seconds.
+VA, DA = 4e-6, 1e-6
+
+
+def t_v_ctx(b: int, k: int, L: int) -> float:
+    return t_v(b, k) + VA * b * (k + 1) * L
+
+
+def t_d_ctx(b: int, k: int, L: int) -> float:
+    return t_d(b, k) + k * DA * b * L
+
+
+def test_fit_separates_attention_from_batch_cost_and_predicts_a_longer_context():
+    """Calibrated at two contexts, as the bench does, the fit recovers the attention terms
+    and predicts a context it never saw; without contexts (L = 0 everywhere) the terms are 0."""
+    points = [{"batch": b, "k": k, "context": L, "t_draft": t_d_ctx(b, k, L) if k else None,
+               "t_verify": t_v_ctx(b, k, L)}
+              for b, k, L in itertools.product((1, 2, 4, 8, 16), (0, 2, 4), (60, 250))]
+    model = CostModel.from_measurements(points)
+    coef = model.coefficients()
+    assert coef["v_att"] == pytest.approx(VA, rel=1e-6) and coef["d_att"] == pytest.approx(DA, rel=1e-6)
+    for b, k in ((16, 2), (8, 4), (3, 1)):
+        assert model.t_verify(b, k, 600) == pytest.approx(t_v_ctx(b, k, 600), rel=1e-6)
+        assert model.t_draft(b, k, 600) == pytest.approx(t_d_ctx(b, k, 600), rel=1e-6)
+    sd = model.predict("sd", 16, 2, 0.5, context=600)
+    assert sd.step_time == pytest.approx(t_d_ctx(16, 2, 600) + t_v_ctx(16, 2, 600), rel=1e-6)
+    assert model.predict("ar", 16, 0, 0.5, context=600).step_time == pytest.approx(t_v_ctx(16, 0, 600), rel=1e-6)
+    plain = synthetic_model().coefficients()
+    assert plain["v_att"] == 0.0 and plain["d_att"] == 0.0
