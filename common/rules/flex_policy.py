@@ -181,7 +181,12 @@ class AcceptanceTracker:
         self.stops_seen = False  # any confidence stop observed: else every gamma is exactly 1
 
     def observe(self, items: Iterable[RequestObservation]) -> None:
-        """One verification step's requests: the global counts decay once per step."""
+        """One verification step's requests: the global counts decay once per step. A request
+        verified without a draft (capped at 0, or an AR step) brings no new evidence, and its
+        own counts decay all the same: its estimate drifts back to the global one, so a
+        request judged on a short streak of rejections drafts again once the global rate
+        says it is worth it, instead of never. (The global counts stand still while nothing
+        is drafted: a draft that is bad for everyone stays off.)"""
         self._memo.clear()
         a_hits = a_misses = g_hits = g_misses = 0.0
         for it in items:
@@ -189,6 +194,8 @@ class AcceptanceTracker:
                 miss = float(it.accepted < it.verified)
                 self.alphas.setdefault(it.request_id, _Counts()).add(it.accepted, miss, self.decay)
                 a_hits, a_misses = a_hits + it.accepted, a_misses + miss
+            elif it.request_id in self.alphas:
+                self.alphas[it.request_id].add(0.0, 0.0, self.decay)
             if it.requested and it.drafted:
                 stop = float(it.drafted < it.requested)
                 self.stops_seen = self.stops_seen or bool(stop)

@@ -153,16 +153,49 @@ def test_rejected_requests_fall_to_k0_while_the_others_keep_drafting():
     run_to_end(sched, reqs, max_steps=500)
     assert [r.output_ids for r in reqs] == [ar_continuation(r.prompt_ids, 40) for r in reqs]
     for rid in bad:
-        lengths = drafted_per_verification(drafter, rid)
-        # A few rejected drafts, then k = 0 for good: no further proposal asks for tokens. A
-        # draft row costs 0.5 ms a forward in the table, so a request stops once its
-        # estimated acceptance, in tokens at the step's seconds per token, is worth less.
-        first_zero = next(i for i, n in enumerate(lengths + [0]) if n == 0)
-        assert first_zero <= 8, lengths
-        assert not any(lengths[first_zero:])
+        proposals = [(committed, m) for r, committed, _, m in drafter.log if r == rid and m]
+        # A few rejected drafts, then k = 0. A draft row costs 0.5 ms a forward in the table,
+        # so a request stops once its estimated acceptance, in tokens at the step's seconds
+        # per token, is worth less. Its evidence then fades towards the global rate, so it
+        # is probed again now and then, one short draft at a time, spaced out.
+        first_stop = next(i for i in range(1, len(proposals)) if proposals[i][0] - proposals[i - 1][0] > 1)
+        assert first_stop <= 8, proposals
+        gaps = [b[0] - a[0] for a, b in zip(proposals[first_stop - 1:], proposals[first_stop:])]
+        assert min(gaps) >= 4, proposals  # a probe at most every fourth verification
+        assert len(proposals) <= 40 // 3
         assert [r for r in reqs if r.request_id == rid][0].num_draft_tokens <= 3 * 4
     good = [r for r in reqs if r.request_id not in bad]
     assert all(r.num_accepted_tokens == r.num_draft_tokens > 10 for r in good)  # still drafting, all accepted
+
+
+class EarlyStreakDrafter(RecordingDrafter):
+    """Wrong on the first ``streak`` proposals of the requests in ``bad``, right afterwards."""
+
+    def __init__(self, bad: set[str], streak: int) -> None:
+        super().__init__(bad=bad)
+        self.left = dict.fromkeys(bad, streak)
+
+    def propose(self, requests, num_tokens, stop_threshold=None):
+        self.bad = {r.request_id for r, n in zip(requests, num_tokens) if n and self.left.get(r.request_id, 0) > 0}
+        for rid in self.bad:
+            self.left[rid] -= 1
+        return super().propose(requests, num_tokens, stop_threshold)
+
+
+def test_a_request_stopped_by_a_streak_of_rejections_drafts_again():
+    """A request whose first drafts are all rejected stops drafting; while it does not draft
+    its estimate fades back to the batch's rate, so it drafts again and, the draft being
+    good for it now, keeps drafting: a short unlucky streak does not cost it SD for good."""
+    drafter = EarlyStreakDrafter(bad={"r1"}, streak=4)
+    sched = make(drafter, k=4, max_batch_size=4, lanes="inline")
+    sched.policy = fixed_policy()
+    reqs = requests(4, max_new=(40,))
+    run_to_end(sched, reqs, max_steps=500)
+    assert [r.output_ids for r in reqs] == [ar_continuation(r.prompt_ids, 40) for r in reqs]
+    r1 = next(r for r in reqs if r.request_id == "r1")
+    proposals = [committed for r, committed, _, m in drafter.log if r == "r1" and m]
+    assert any(b - a > 1 for a, b in zip(proposals, proposals[1:]))  # it stopped for a while ...
+    assert r1.num_accepted_tokens >= 10  # ... and drafted again, accepted
 
 
 class WidthRecording(FixedCosts):
