@@ -49,8 +49,10 @@ extrapolation) or not run for ``explore_every`` decisions (costs drift).
 linear in the positions verified: on a CPU a target forward over 1 row can cost half one
 over 2 to 4 rows (matrix products with few rows), so a fit through AR steps and k = 2
 verifications underestimates k = 1 and overestimates k = 0. The policy therefore also keeps
-an exponential average of the measured seconds per exact cell (family, draft or verify,
-batch, forwards or rounded draft length) and predicts from a cell once it has
+an exponential average of the measured seconds per exact cell (family, verify, batch,
+rounded width; or family, draft, batch: seconds per draft forward, since drafting k tokens
+is k forwards of one shape, so every draft length feeds the one cell and a single slow
+call at a rarely run k cannot price that k out) and predicts from a cell once it has
 ``cell_min_obs`` observations. A cell never run borrows the correction of the nearest
 measured batch size at the same length: the fit times measured / fitted there (the shape
 of the nonlinearity, e.g. one row cheap and two expensive, carries over between batch
@@ -349,7 +351,7 @@ class FlexPolicy:
     def observe_draft(self, family: str, batch: int, forwards: int, seconds: float) -> None:
         if batch > 0 and forwards > 0 and seconds > 0:
             self.models[family].observe_draft(batch, forwards, seconds)
-            self.cells.add(family, "draft", batch, forwards, seconds)
+            self.cells.add(family, "draft", batch, 1, seconds / forwards)  # per forward: T_d = k f(b)
             self.measured[family, "draft"] += 1
 
     def observe_verify(self, family: str, batch: int, width: float, seconds: float) -> None:
@@ -495,7 +497,7 @@ class FlexPolicy:
     def t_draft(self, family: str, batch: int, forwards: float) -> float:
         if forwards <= 0:
             return 0.0
-        return self._cost(family, "draft", batch, forwards, self.models[family].t_draft)
+        return forwards * self._cost(family, "draft", batch, 1, self.models[family].t_draft)
 
     def _cost(self, family: str, kind: str, batch: int, length: float, fit: Callable[[int, float], float]) -> float:
         if self._memo is None:

@@ -459,3 +459,20 @@ def test_a_decision_prices_its_candidates_as_outside_one():
     assert tracker.alpha("r0") < alpha  # the memoised rates follow new observations
     tracker.forget("r0")
     assert tracker.alpha("r0") == tracker.alpha()
+
+
+def test_draft_cells_are_per_forward_so_one_slow_call_cannot_price_a_k_out():
+    """Drafting k tokens is k forwards of one shape: every draft call feeds one per-forward
+    cell per (family, batch). A single slow call at a k rarely run (19.8 ms for 2 forwards,
+    against about 4 ms a forward at k = 1 and 3) moves that cell by its weight, and k = 2
+    is priced at twice the cell, not at the outlier."""
+    policy = FlexPolicy(2, FlexSettings())
+    for _ in range(4):
+        policy.observe_draft("sequential", 1, 1, 0.0041)
+        policy.observe_draft("sequential", 1, 3, 3 * 0.0034)
+    policy.observe_draft("sequential", 1, 2, 0.0198)
+    per_forward = policy.t_draft("sequential", 1, 1)
+    assert 0.0034 < per_forward < 0.0198 / 2
+    assert policy.t_draft("sequential", 1, 2) == pytest.approx(2 * per_forward)
+    assert policy.t_draft("sequential", 1, 3) == pytest.approx(3 * per_forward)
+    assert policy.t_draft("sequential", 1, 2.5) == pytest.approx(2.5 * per_forward)  # expected widths too
