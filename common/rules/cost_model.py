@@ -146,23 +146,17 @@ class CostModel:
         """``k`` draft forwards for ``batch`` requests, the longest ``context`` tokens long."""
         if batch > 0 and k > 0 and seconds > 0:
             self._draft.append((batch, k, seconds, context))
-            if self._stale("draft", len(self._draft)):
-                self._draft_fit = None
+            self._pending["draft"] += 1
 
     def observe_verify(self, batch: int, k: float, seconds: float, context: int = 0) -> None:
         """``k``: the verified width, the longest draft (0 for AR); ``context``: the longest
         committed sequence verified."""
         if batch > 0 and seconds > 0:
             self._verify.append((batch, k, seconds, context))
-            if self._stale("verify", len(self._verify)):
-                self._verify_fit = None
+            self._pending["verify"] += 1
 
-    def _stale(self, kind: str, observed: int) -> bool:
-        self._pending[kind] += 1
-        if self._pending[kind] < max(1.0, self.REFIT_SHARE * observed):
-            return False
-        self._pending[kind] = 0
-        return True
+    def _refit_due(self, kind: str, observed: int) -> bool:
+        return self._pending[kind] >= max(1.0, self.REFIT_SHARE * observed)
 
     @property
     def ready(self) -> bool:
@@ -175,7 +169,7 @@ class CostModel:
 
     # -- costs -----------------------------------------------------------------------------
     def _draft_model(self) -> Piecewise:
-        if self._draft_fit is None:
+        if self._draft_fit is None or self._refit_due("draft", len(self._draft)):
             batches = np.array([b for b, *_ in self._draft], dtype=float)
             per_forward = np.array([s / kk for _, kk, s, _ in self._draft], dtype=float)
             attention = np.array([b * ctx for b, _, _, ctx in self._draft], dtype=float)
@@ -184,7 +178,7 @@ class CostModel:
         return self._draft_fit
 
     def _verify_model(self) -> Piecewise:
-        if self._verify_fit is None:
+        if self._verify_fit is None or self._refit_due("verify", len(self._verify)):
             batches = np.array([b for b, *_ in self._verify], dtype=float)
             rows = np.array([b * (kk + 1) for b, kk, *_ in self._verify], dtype=float)
             seconds = np.array([s for _, _, s, _ in self._verify], dtype=float)

@@ -530,11 +530,7 @@ class FlexPolicy:
         if longest == 0 or not self.acceptance.stops_seen:
             return float(longest)  # no confidence stop ever: every drafter drafts its cap
         drafting = [r for r in ids if cap[r] > 0]
-        caps = [cap[r] for r in drafting]
-        gammas = [self.acceptance.gamma(r) for r in drafting]
-        if all(g >= 1.0 for g in gammas):
-            return float(longest)
-        return expected_forwards(gammas, longest, caps)
+        return expected_forwards([self.acceptance.gamma(r) for r in drafting], longest, [cap[r] for r in drafting])
 
     def candidates(self, modes: Iterable[str]) -> list[tuple[str, int]]:
         return [(m, k) for m in modes for k in ((0,) if m == "ar" else self.ks)]
