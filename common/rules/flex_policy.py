@@ -74,12 +74,13 @@ competitive, so one bad spell cannot lock a mode out for good.
 
 **Hysteresis.** The policy keeps a current (mode, k) and switches to the predicted best
 only after ``patience`` consecutive decisions in which some candidate beats the current
-one by more than ``margin`` plus the noise of the two modes' step times (relative
-predicted tokens/s). The noise is the spread of log(measured / predicted) over each mode's
-recent clean steps (decayed, weight ``realized_weight``, per batch-size bucket): on a
-shared machine a run of slow steps raises the current mode's cells while the idle mode's
-stay as they were, and a predicted gain no larger than the scatter of the steps is as
-likely that as a real one.
+one by more than ``margin`` plus the noise of the comparison (relative predicted
+tokens/s): between two modes, the standard error of the difference of their mean
+log(measured / predicted) step times over their recent clean steps (decayed, weight
+``realized_weight``, per batch-size bucket; ``switch_noise``). On a shared machine a run of
+slow steps raises the current mode's cells while the idle mode's stay as they were, and a
+predicted gain within that error is as likely that as a real one. A step's own spread
+would be too wide a gate: at 1 in flight it held AR where SD was 1.3-1.5x faster.
 """
 
 from __future__ import annotations
@@ -106,6 +107,10 @@ class FlexSettings:
     explore_every: int = 64  # re-probe a competitive mode not run for this many decisions
     explore_gap: float = 0.2  # probe only modes predicted within this share of the best
     decay: float = 0.9  # per-observation decay of acceptance counts
+    # Per-step decay of the global acceptance counts in steps that draft nothing: evidence
+    # ages, so a draft given up on a bad spell is tried again in time (one bad for every
+    # request is re-tried rarely, and briefly).
+    idle_decay: float = 0.99
     prior_alpha: float = 0.5
     prior_weight: float = 4.0  # pseudo-observations behind the global estimate (towards prior_alpha)
     # Pseudo-observations pulling a request's estimate towards the global one: small, so that
@@ -129,6 +134,7 @@ class FlexSettings:
         require_number("FlexSettings.margin", self.margin, 0)
         require_int("FlexSettings.patience", self.patience, 1)
         require_number("FlexSettings.decay", self.decay, 0, 1, low_open=True)
+        require_number("FlexSettings.idle_decay", self.idle_decay, 0, 1, low_open=True)
         require_int("FlexSettings.cell_min_obs", self.cell_min_obs, 0)
         require_number("FlexSettings.cell_weight", self.cell_weight, 0, 1, low_open=True)
         require_number("FlexSettings.realized_weight", self.realized_weight, 0, 1)
@@ -171,8 +177,9 @@ class AcceptanceTracker:
     """Running per-request and global estimates of acceptance alpha and continuation gamma."""
 
     def __init__(self, decay: float = 0.9, prior_alpha: float = 0.5, prior_weight: float = 4.0,
-                 request_prior_weight: float | None = None) -> None:
+                 request_prior_weight: float | None = None, idle_decay: float = 1.0) -> None:
         self.decay, self.prior_alpha, self.prior_weight = decay, prior_alpha, prior_weight
+        self.idle_decay = idle_decay
         self.request_prior_weight = prior_weight if request_prior_weight is None else request_prior_weight
         self.global_alpha, self.global_gamma = _Counts(), _Counts()
         self.alphas: dict[str, _Counts] = {}
@@ -187,8 +194,9 @@ class AcceptanceTracker:
         verified without a draft (capped at 0, or an AR step) brings no new evidence, and its
         own counts decay all the same: its estimate drifts back to the global one, so a
         request judged on a short streak of rejections drafts again once the global rate
-        says it is worth it, instead of never. (The global counts stand still while nothing
-        is drafted: a draft that is bad for everyone stays off.)"""
+        says it is worth it, instead of never. (The global counts decay only by
+        ``idle_decay`` while nothing is drafted, slowly: a draft bad for everyone stays off
+        for long, and an estimate left low by a bad spell recovers in time.)"""
         self._memo.clear()
         a_hits = a_misses = g_hits = g_misses = 0.0
         for it in items:
@@ -205,6 +213,8 @@ class AcceptanceTracker:
                 g_hits, g_misses = g_hits + it.drafted - 1, g_misses + stop
         if a_hits or a_misses:
             self.global_alpha.add(a_hits, a_misses, self.decay)
+        else:
+            self.global_alpha.add(0.0, 0.0, self.idle_decay)
         if g_hits or g_misses:
             self.global_gamma.add(g_hits, g_misses, self.decay)
 
@@ -322,7 +332,8 @@ class FlexPolicy:
         self.measured = {(f, what): 0 for f in ("overlapped", "sequential") for what in ("draft", "verify")}
         self._overhead_seen = {"overlapped": False, "sequential": False}
         s = self.settings
-        self.acceptance = AcceptanceTracker(s.decay, s.prior_alpha, s.prior_weight, s.request_prior_weight)
+        self.acceptance = AcceptanceTracker(s.decay, s.prior_alpha, s.prior_weight, s.request_prior_weight,
+                                            s.idle_decay)
         self.cells = MeasuredCells(s.cell_weight)
         k_alt = max(1, k0 // 2) if k0 > 1 else 2
         self.warmup_plan = {"psd": (k0, k_alt, k_alt), "sd": (k0, k_alt), "ar": (0,)}
@@ -340,8 +351,10 @@ class FlexPolicy:
         self.realized: dict[tuple[str, int], float] = {}
         self._predicted_seconds: dict[tuple[str, int], float] = {}
         self._measured_seconds: dict[tuple[str, int], float] = {}
-        # Decayed first and second moments of log(measured / predicted) step time, same keys.
+        # Decayed first and second moments of log(measured / predicted) step time, same keys,
+        # and the sum of the squared weights behind them (1 / the effective number of steps).
         self._log_ratio: dict[tuple[str, int], tuple[float, float]] = {}
+        self._weight_sq: dict[tuple[str, int], float] = {}
         self._schedule_pos = 0
         # Costs and step predictions already computed in the decision under way (None outside
         # one): a decision prices every (mode, k) candidate, most of them several times.
@@ -404,12 +417,26 @@ class FlexPolicy:
         r = math.log(seconds / decision.expected_seconds)
         m1, m2 = self._log_ratio.get(key, (r, r * r))
         self._log_ratio[key] = (m1 + w * (r - m1), m2 + w * (r * r - m2))
+        # The first step weighs 1; each later one w, the older ones shrinking by 1 - w.
+        self._weight_sq[key] = (1 - w) ** 2 * self._weight_sq[key] + w * w if key in self._weight_sq else 1.0
 
     def step_noise(self, mode: str, num_running: int) -> float:
         """Standard deviation of log(measured / predicted) step time of ``mode``'s recent
         clean steps at this batch size's bucket (0 before two of them)."""
         m1, m2 = self._log_ratio.get((mode, batch_bucket(num_running)), (0.0, 0.0))
         return math.sqrt(max(m2 - m1 * m1, 0.0))
+
+    def switch_noise(self, current: str, best: str, num_running: int) -> float:
+        """Noise of the gap between two modes' corrected rates: the standard error of the
+        difference of their mean log step-time ratios, from the larger of the two step
+        spreads (one machine) and the effective number of steps behind each mean (a mode with
+        none at this bucket counts as one). Two draft lengths of one mode share its mean:
+        their gap is in cells and acceptance, and keeps the gate of the step spread."""
+        if current == best:
+            return math.sqrt(2.0) * self.step_noise(current, num_running)
+        bucket = batch_bucket(num_running)
+        spread = max(self.step_noise(current, num_running), self.step_noise(best, num_running))
+        return spread * math.sqrt(sum(self._weight_sq.get((m, bucket), 1.0) for m in (current, best)))
 
     def realized_ratio(self, mode: str, num_running: int) -> float:
         """Predicted over measured step time of ``mode`` at this batch size's bucket (1: none
@@ -583,7 +610,7 @@ class FlexPolicy:
         if self.current is None or self.current not in scores:
             self.current, self.streak = best, 0
             return decision(best, "switch")
-        noise = math.hypot(self.step_noise(self.current[0], n), self.step_noise(best[0], n))
+        noise = self.switch_noise(self.current[0], best[0], n)
         if scores[best] > scores[self.current] * (1.0 + s.margin + noise):
             self.streak += 1
         else:

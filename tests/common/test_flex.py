@@ -386,6 +386,31 @@ def test_a_gain_within_the_step_time_noise_does_not_switch():
         assert (d.mode == "sd") is switches, (factors, d)
 
 
+def test_the_switch_gate_is_the_noise_of_the_mean_rates_not_of_a_step():
+    """Both modes have 40 steps behind their rates, each step scattering by about 14%
+    around its prediction. SD's 12.5% predicted lead is below margin plus the spread of
+    one step of each (5% + 20%) but well above margin plus the standard error of the
+    difference of the two means (5% + 14% x sqrt(2 x 0.11)): it switches. Two steps behind
+    each rate (effective weight 0.68 each) widen the gate again."""
+    groups = split(2)
+    for steps, switches in ((40, True), (2, False)):
+        policy = measured_policy(0.99, margin=0.05)
+        for mode, k in (("ar", 0), ("sd", 3)):
+            seconds = policy.predict_step(mode, k, groups)[1]
+            d = Decision(mode, k, "hold", running=2, expected_seconds=seconds)
+            for f in ([0.87, 1.15] * steps)[:steps]:
+                policy.observe_realized(d, seconds=f * seconds)
+        if steps == 40:
+            assert policy.step_noise("ar", 2) == pytest.approx(0.14, abs=0.01)
+            assert math.hypot(policy.step_noise("ar", 2), policy.step_noise("sd", 2)) > 0.125 - 0.05
+            assert policy.switch_noise("ar", "sd", 2) == pytest.approx(0.14 * math.sqrt(2 / 9), rel=0.1)
+        assert policy.switch_noise("sd", "sd", 2) == pytest.approx(math.sqrt(2) * policy.step_noise("sd", 2))
+        policy.current = ("ar", 0)
+        d = policy.decide(groups, overlap=False)
+        assert d.predicted["sd"] > 1.1 * d.predicted["ar"]
+        assert (d.mode == "sd") is switches, (steps, d)
+
+
 def test_a_stale_correction_does_not_lock_a_mode_out():
     """SD penalised by a bad spell is probed again once stale, on its uncorrected prediction,
     and a step that runs as predicted lifts the penalty."""
@@ -417,7 +442,7 @@ def test_schedule_overrides_and_falls_back_without_two_sub_batches():
     assert policy.decide((["a"], [])).mode == "ar" and policy.decide((["a"], [])).mode == "sd"
 
 
-@pytest.mark.parametrize("bad", [dict(ks=()), dict(ks=(0,)), dict(margin=-0.1), dict(patience=0), dict(decay=0.0),
+@pytest.mark.parametrize("bad", [dict(ks=()), dict(ks=(0,)), dict(margin=-0.1), dict(patience=0), dict(decay=0.0), dict(idle_decay=1.5),
                                  dict(prior_alpha=1.5), dict(schedule=(("tree", 1),)), dict(schedule=(("sd", -1),)),
                                  dict(cell_min_obs=-1), dict(cell_weight=0.0), dict(cell_weight=1.5),
                                  dict(realized_weight=-0.1), dict(realized_weight=1.5)])
