@@ -111,6 +111,11 @@ class FlexSettings:
     # ages, so a draft given up on a bad spell is tried again in time (one bad for every
     # request is re-tried rarely, and briefly).
     idle_decay: float = 0.99
+    # Drafted verifications behind the global acceptance estimate: its counts decay by
+    # 1 - 1 / global_window per request verified with a draft. Decayed once per step
+    # instead (None), it would hold about 10 verifications at 1 in flight, too few to tell
+    # k = 1 from k = 3, and 320 at 32.
+    global_window: float | None = 64.0
     prior_alpha: float = 0.5
     prior_weight: float = 4.0  # pseudo-observations behind the global estimate (towards prior_alpha)
     # Pseudo-observations pulling a request's estimate towards the global one: small, so that
@@ -135,6 +140,8 @@ class FlexSettings:
         require_int("FlexSettings.patience", self.patience, 1)
         require_number("FlexSettings.decay", self.decay, 0, 1, low_open=True)
         require_number("FlexSettings.idle_decay", self.idle_decay, 0, 1, low_open=True)
+        if self.global_window is not None:
+            require_number("FlexSettings.global_window", self.global_window, 1)
         require_int("FlexSettings.cell_min_obs", self.cell_min_obs, 0)
         require_number("FlexSettings.cell_weight", self.cell_weight, 0, 1, low_open=True)
         require_number("FlexSettings.realized_weight", self.realized_weight, 0, 1)
@@ -177,9 +184,10 @@ class AcceptanceTracker:
     """Running per-request and global estimates of acceptance alpha and continuation gamma."""
 
     def __init__(self, decay: float = 0.9, prior_alpha: float = 0.5, prior_weight: float = 4.0,
-                 request_prior_weight: float | None = None, idle_decay: float = 1.0) -> None:
+                 request_prior_weight: float | None = None, idle_decay: float = 1.0,
+                 global_window: float | None = None) -> None:
         self.decay, self.prior_alpha, self.prior_weight = decay, prior_alpha, prior_weight
-        self.idle_decay = idle_decay
+        self.idle_decay, self.global_window = idle_decay, global_window
         self.request_prior_weight = prior_weight if request_prior_weight is None else request_prior_weight
         self.global_alpha, self.global_gamma = _Counts(), _Counts()
         self.alphas: dict[str, _Counts] = {}
@@ -190,7 +198,8 @@ class AcceptanceTracker:
         self.stops_seen = False  # any confidence stop observed: else every gamma is exactly 1
 
     def observe(self, items: Iterable[RequestObservation]) -> None:
-        """One verification step's requests: the global counts decay once per step. A request
+        """One verification step's requests: the global counts decay by 1 - 1 / global_window
+        per request verified with a draft (without a window, once per step). A request
         verified without a draft (capped at 0, or an AR step) brings no new evidence, and its
         own counts decay all the same: its estimate drifts back to the global one, so a
         request judged on a short streak of rejections drafts again once the global rate
@@ -199,8 +208,10 @@ class AcceptanceTracker:
         for long, and an estimate left low by a bad spell recovers in time.)"""
         self._memo.clear()
         a_hits = a_misses = g_hits = g_misses = 0.0
+        a_seen = g_seen = 0
         for it in items:
             if it.verified > 0:
+                a_seen += 1
                 miss = float(it.accepted < it.verified)
                 self.alphas.setdefault(it.request_id, _Counts()).add(it.accepted, miss, self.decay)
                 a_hits, a_misses = a_hits + it.accepted, a_misses + miss
@@ -209,14 +220,20 @@ class AcceptanceTracker:
             if it.requested and it.drafted:
                 stop = float(it.drafted < it.requested)
                 self.stops_seen = self.stops_seen or bool(stop)
+                g_seen += 1
                 self.gammas.setdefault(it.request_id, _Counts()).add(it.drafted - 1, stop, self.decay)
                 g_hits, g_misses = g_hits + it.drafted - 1, g_misses + stop
         if a_hits or a_misses:
-            self.global_alpha.add(a_hits, a_misses, self.decay)
+            self.global_alpha.add(a_hits, a_misses, self._global_decay(a_seen))
         else:
             self.global_alpha.add(0.0, 0.0, self.idle_decay)
         if g_hits or g_misses:
-            self.global_gamma.add(g_hits, g_misses, self.decay)
+            self.global_gamma.add(g_hits, g_misses, self._global_decay(g_seen))
+
+    def _global_decay(self, verifications: int) -> float:
+        if self.global_window is None:
+            return self.decay
+        return (1.0 - 1.0 / self.global_window) ** verifications
 
     def alpha(self, request_id: str | None = None) -> float:
         key = ("alpha", request_id, 0)
@@ -333,7 +350,7 @@ class FlexPolicy:
         self._overhead_seen = {"overlapped": False, "sequential": False}
         s = self.settings
         self.acceptance = AcceptanceTracker(s.decay, s.prior_alpha, s.prior_weight, s.request_prior_weight,
-                                            s.idle_decay)
+                                            s.idle_decay, s.global_window)
         self.cells = MeasuredCells(s.cell_weight)
         k_alt = max(1, k0 // 2) if k0 > 1 else 2
         self.warmup_plan = {"psd": (k0, k_alt, k_alt), "sd": (k0, k_alt), "ar": (0,)}
@@ -430,10 +447,11 @@ class FlexPolicy:
         """Noise of the gap between two modes' corrected rates: the standard error of the
         difference of their mean log step-time ratios, from the larger of the two step
         spreads (one machine) and the effective number of steps behind each mean (a mode with
-        none at this bucket counts as one). Two draft lengths of one mode share its mean:
-        their gap is in cells and acceptance, and keeps the gate of the step spread."""
+        none at this bucket counts as one). Two draft lengths of one mode share its mean, so
+        its noise cancels from their gap (0): that gap is in cells and acceptance, which
+        margin and patience gate."""
         if current == best:
-            return math.sqrt(2.0) * self.step_noise(current, num_running)
+            return 0.0
         bucket = batch_bucket(num_running)
         spread = max(self.step_noise(current, num_running), self.step_noise(best, num_running))
         return spread * math.sqrt(sum(self._weight_sq.get((m, bucket), 1.0) for m in (current, best)))

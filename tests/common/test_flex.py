@@ -148,6 +148,25 @@ def test_acceptance_estimate_recovers_alpha_and_shrinks_per_request():
     assert tracker.alpha("good") == tracker.alpha()
 
 
+def test_the_global_acceptance_window_counts_verifications_not_steps():
+    """A run of good drafts, then 32 rejected verifications: as 32 steps of one request or
+    as one step of 32 requests, the global estimate ends the same with a window (64
+    verifications), while decayed once per step one request's 32 rejections wipe out the
+    good run (about 10 verifications remembered at 1 in flight) and one step of 32 hardly
+    dents it."""
+    def after(window: float | None, per_step: int) -> float:
+        tracker = AcceptanceTracker(decay=0.9, global_window=window)
+        for i in range(256 // per_step):
+            tracker.observe([RequestObservation(f"g{i}-{j}", 4, 4) for j in range(per_step)])
+        for i in range(32 // per_step):
+            tracker.observe([RequestObservation(f"b{i}-{j}", 4, 0) for j in range(per_step)])
+        return tracker.alpha()
+
+    assert after(64, 1) == pytest.approx(after(64, 32), abs=0.02)
+    assert 0.75 < after(64, 1) < 0.9
+    assert after(None, 1) < 0.3 and after(None, 32) > 0.75
+
+
 def test_per_request_acceptance_enters_the_prediction():
     model = table(0.001, 0.0002, 0.01, 0.0002, 0.0004)
     policy = exact(0.5, (4,), model)
@@ -404,7 +423,7 @@ def test_the_switch_gate_is_the_noise_of_the_mean_rates_not_of_a_step():
             assert policy.step_noise("ar", 2) == pytest.approx(0.14, abs=0.01)
             assert math.hypot(policy.step_noise("ar", 2), policy.step_noise("sd", 2)) > 0.125 - 0.05
             assert policy.switch_noise("ar", "sd", 2) == pytest.approx(0.14 * math.sqrt(2 / 9), rel=0.1)
-        assert policy.switch_noise("sd", "sd", 2) == pytest.approx(math.sqrt(2) * policy.step_noise("sd", 2))
+        assert policy.switch_noise("sd", "sd", 2) == 0.0  # one mode's noise cancels between its ks
         policy.current = ("ar", 0)
         d = policy.decide(groups, overlap=False)
         assert d.predicted["sd"] > 1.1 * d.predicted["ar"]
