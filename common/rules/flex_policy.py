@@ -23,8 +23,9 @@ With balanced sub-batches, one acceptance rate and no confidence stop these are 
 **Acceptance, per request.** Under i.i.d. acceptance the number of accepted drafts of a
 verification is a truncated geometric; its maximum-likelihood rate is
 accepted / (accepted + first rejections). Counts are exponentially decayed per request
-and shrunk towards a global decayed estimate (``prior_weight`` pseudo-observations), which
-is itself shrunk towards ``prior_alpha``. The confidence stop is modelled the same way:
+and shrunk towards a global decayed estimate (``request_prior_weight`` pseudo-observations),
+which is itself shrunk towards ``prior_alpha`` (``prior_weight``) and spans about ``global_window`` drafted
+verifications at any batch size. The confidence stop is modelled the same way:
 after each drafted token drafting continues with probability gamma (1 without a threshold).
 Then, for a draft cap k:
 
