@@ -44,7 +44,10 @@ is run next, in the order psd, sd, ar. Plan steps count once measured: a step wh
 verification included a prompt's prefill is not (at most 2 x plan + 2 tries). Afterwards a mode other than the current one is
 probed for one step when it is predicted within ``explore_gap`` of the best and was either
 never run at a batch size within a factor 1.5 of the present one (the fit would be an
-extrapolation) or not run for ``explore_every`` decisions (costs drift).
+extrapolation) or not run for ``explore_every`` decisions (costs drift); a probe whose
+drafter first had to catch up (so its draft was not timed) is run once more. A draft
+length of the current mode within ``explore_gap`` of the best is probed while its
+verification cell holds no more than its provisional first observation (below).
 
 **Measured cells before the fit.** The linear fits extrapolate badly where cost is not
 linear in the positions verified: on a CPU a target forward over 1 row can cost half one
@@ -54,7 +57,8 @@ an exponential average of the measured seconds per exact cell (family, verify, b
 rounded width; or family, draft, batch: seconds per draft forward, since drafting k tokens
 is k forwards of one shape, so every draft length feeds the one cell and a single slow
 call at a rarely run k cannot price that k out) and predicts from a cell once it has
-``cell_min_obs`` observations. A cell never run borrows the correction of the nearest
+``cell_min_obs`` observations. A cell's first observation is provisional, replaced by
+the second: the first call of a shape pays one-off costs. A cell never run borrows the correction of the nearest
 measured batch size at the same length: the fit times measured / fitted there (the shape
 of the nonlinearity, e.g. one row cheap and two expensive, carries over between batch
 sizes); with no such cell the fit alone. A mispredicted candidate gets chosen, measured
@@ -81,7 +85,10 @@ log(measured / predicted) step times over their recent clean steps (decayed, wei
 ``realized_weight``, per batch-size bucket; ``switch_noise``). On a shared machine a run of
 slow steps raises the current mode's cells while the idle mode's stay as they were, and a
 predicted gain within that error is as likely that as a real one. A step's own spread
-would be too wide a gate: at 1 in flight it held AR where SD was 1.3-1.5x faster.
+would be too wide a gate: at 1 in flight it held AR where SD was 1.3-1.5x faster. Within a
+mode the draft length moves one candidate at a time. Per-request caps act outside the
+hysteresis: when every cap of the current draft mode falls to 0 the step is AR at once,
+and the way back to that mode needs the margin and the noise but not the patience.
 """
 
 from __future__ import annotations
@@ -300,13 +307,27 @@ class MeasuredCells:
         return (family, kind, batch, rounded) if abs(length - rounded) <= CELL_TOLERANCE else None
 
     def add(self, family: str, kind: str, batch: int, length: float, seconds: float) -> None:
+        """A cell's first observation is provisional: the second replaces it. The first call
+        of a shape in a regime pays one-off costs (measured here: a first draft forward of
+        23.6 ms against 5-7 ms afterwards, after the thread count changed), and averaged in
+        it would hold that length's price up for several observations, or for good when the
+        inflated price keeps the length from being run again."""
         key = self.key(family, kind, batch, length)
         if key is None:
             return
         n = self.counts.get(key, 0)
         old = self.seconds.get(key, seconds)
-        self.seconds[key] = seconds if n == 0 else old + self.weight * (seconds - old)
+        self.seconds[key] = seconds if n <= 1 else old + self.weight * (seconds - old)
         self.counts[key] = n + 1
+
+    def thin(self, family: str, kind: str, batch: int, length: float) -> bool:
+        """No cell at this length whose batch is within ``NEAR_BATCH`` of ``batch`` has more
+        than its provisional first observation (integer lengths only)."""
+        key = self.key(family, kind, batch, length)
+        if key is None:
+            return False
+        return not any(n >= 2 and (f, kd, w) == (family, kind, key[3]) and max(b, batch) / min(b, batch) <= NEAR_BATCH
+                       for (f, kd, b, w), n in self.counts.items())
 
     def get(self, family: str, kind: str, batch: int, length: float, min_obs: int) -> float | None:
         key = self.key(family, kind, batch, length)
@@ -374,6 +395,9 @@ class FlexPolicy:
         self._log_ratio: dict[tuple[str, int], tuple[float, float]] = {}
         self._weight_sq: dict[tuple[str, int], float] = {}
         self._schedule_pos = 0
+        self._capped_out: str | None = None  # the draft mode left for AR when its every cap fell to 0
+        self._probing: str | None = None  # the mode of the last probe, until its step is noted
+        self._probe_again: str | None = None  # a probe whose draft caught up: run it once more
         # Costs and step predictions already computed in the decision under way (None outside
         # one): a decision prices every (mode, k) candidate, most of them several times.
         self._memo: dict[tuple, object] | None = None
@@ -413,9 +437,13 @@ class FlexPolicy:
     def observe_requests(self, items: Iterable[RequestObservation]) -> None:
         self.acceptance.observe(items)
 
-    def note_step(self, mode: str, num_running: int, clean: bool = True) -> None:
+    def note_step(self, mode: str, num_running: int, clean: bool = True, caught_up: bool = False) -> None:
         """A step of ``mode`` ran with ``num_running`` requests; ``clean``: its verification was
-        measured (no prefill in it). Warm-up counts clean steps only."""
+        measured (no prefill in it); ``caught_up``: its drafter first processed tokens committed
+        while it was idle, so its draft was not measured. Warm-up counts clean steps only."""
+        if caught_up and self._probing == mode and mode != "ar":
+            self._probe_again = mode
+        self._probing = None
         self.runs[mode] += int(clean)
         self.attempts[mode] += 1
         self.last_run[mode] = self.num_decisions
@@ -618,15 +646,22 @@ class FlexPolicy:
         best = max(scores, key=lambda c: scores[c])
         per_mode = {m: max(v for c, v in scores.items() if c[0] == m) for m in eligible if any(c[0] == m for c in scores)}
         uncorrected = {m: max(v for c, v in expected.items() if c[0] == m) for m in per_mode}
-        probe = self._probe(list(per_mode), per_mode, uncorrected, n)
+        probed_mode = self._probe(list(per_mode), per_mode, uncorrected, n)
+        probe = max((c for c in scores if c[0] == probed_mode), key=lambda c: scores[c]) if probed_mode \
+            else self._probe_length(scores, n)
 
         def decision(chosen: tuple[str, int], reason: str) -> Decision:
             return Decision(*chosen, reason, per_mode, caps[chosen] or {}, expected=expected[chosen], running=n,
                             expected_seconds=steps[chosen][1])
 
-        if probe is not None:
-            return decision(max((c for c in scores if c[0] == probe), key=lambda c: scores[c]), "explore")
+        if probe:
+            self._probing = probe[0]
+            return decision(probe, "explore")
         if self.current is None or self.current not in scores:
+            # Per-request caps act at every step, outside the hysteresis: a draft mode whose
+            # every cap fell to 0 is AR at once (remembered, for the way back).
+            capped = self.current is not None and self.current[0] in eligible and best[0] == "ar"
+            self._capped_out = self.current[0] if capped and self.current[0] != "ar" else None
             self.current, self.streak = best, 0
             return decision(best, "switch")
         noise = self.switch_noise(self.current[0], best[0], n)
@@ -634,10 +669,28 @@ class FlexPolicy:
             self.streak += 1
         else:
             self.streak = 0
-        if self.streak >= s.patience:
-            self.current, self.streak = best, 0
-            return decision(best, "switch")
+        # The way back from a cap-out to the mode that had it is gated like any switch but
+        # without patience, as the cap-out had none: held to patience it stayed on AR for
+        # 10-30 steps at 1 in flight, where SD k=2 is 1.3x AR.
+        if self.streak >= s.patience or (self.streak and best[0] == self._capped_out and self.current[0] == "ar"):
+            chosen = self._step_towards(best, scores)
+            self.current, self.streak, self._capped_out = chosen, 0, None
+            return decision(chosen, "switch")
         return decision(self.current, "hold")
+
+    def _step_towards(self, best: tuple[str, int], scores: dict[tuple[str, int], float]) -> tuple[str, int]:
+        """Within the running mode the draft length moves one candidate at a time towards the
+        best: a streak of accepted drafts lifts a request's estimate for a few verifications
+        (0.9 decay), long enough to pass the hysteresis, and at 1 in flight took k from 2 to
+        5 or 6 just as the streak ended. Another mode is entered at its best length."""
+        assert self.current is not None
+        if best[0] != self.current[0]:
+            return best
+        ks = sorted(k for m, k in scores if m == best[0])
+        here = min(range(len(ks)), key=lambda i: abs(ks[i] - self.current[1]))
+        if ks[here] == best[1]:
+            return best
+        return best[0], ks[here + (1 if best[1] > ks[here] else -1)]
 
     def _caps(self, candidate: tuple[str, int], groups: tuple[Sequence[str], Sequence[str]]) -> dict[str, int] | None:
         mode, k = candidate
@@ -649,9 +702,13 @@ class FlexPolicy:
                n: int) -> str | None:
         """A competitive mode whose cost estimate is an extrapolation or stale, if any. A stale
         mode competes on its uncorrected prediction: its realized-rate correction is as old
-        as its last run."""
+        as its last run. A probe whose draft had to catch up first (the drafter sat out AR
+        steps, so its call was not timed as drafting) is run once more, measured this time."""
         if not self.settings.warmup or self.current is None:
             return None
+        again, self._probe_again = self._probe_again, None
+        if again in eligible and again != self.current[0]:
+            return again
         top = max(per_mode.values())
         for mode in eligible:
             if mode == self.current[0]:
@@ -662,3 +719,17 @@ class FlexPolicy:
             if score >= (1.0 - self.settings.explore_gap) * top and (not near or stale):
                 return mode
         return None
+
+    def _probe_length(self, scores: dict[tuple[str, int], float], n: int) -> tuple[str, int] | None:
+        """A draft length of the current mode predicted within ``explore_gap`` of the best
+        whose verification cost rests on a provisional observation at most (``MeasuredCells.thin``):
+        one cold first step must not price a length out for good, as it did at 1 in flight
+        (k = 2 held at 67 ms a verification, 45-50 ms when run again)."""
+        if not self.settings.warmup or self.current is None or self.current[0] == "ar":
+            return None
+        mode, top = self.current[0], max(scores.values())
+        if self.cells.thin(FAMILY[mode], "verify", n, self.current[1]):
+            return None  # the running length is no better measured: nothing to weigh it against
+        thin = [c for c in scores if c[0] == mode and c != self.current and scores[c] >= (1.0 - self.settings.explore_gap) * top
+                and self.cells.thin(FAMILY[mode], "verify", n, c[1])]
+        return max(thin, key=lambda c: scores[c]) if thin else None

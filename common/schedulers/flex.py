@@ -292,9 +292,10 @@ class FlexScheduler(ParallelSpeculativeScheduler):
             elif mode != "psd":
                 self.policy.observe_overhead(family, rec.duration - rec.draft_time - rec.verify_time)
         clean = bool(rec.verify_batch) and not self._prefill
-        if clean and not any(call.catch_up for call in self.drafter.calls):
+        caught_up = any(call.catch_up for call in self.drafter.calls)
+        if clean and not caught_up:
             self.policy.observe_realized(decision, rec.duration)
-        self.policy.note_step(mode, num_running, clean=clean)
+        self.policy.note_step(mode, num_running, clean=clean, caught_up=caught_up)
 
     def _forget(self, req: RequestState) -> None:
         super()._forget(req)

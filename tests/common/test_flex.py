@@ -357,12 +357,14 @@ def test_measured_cells_and_the_piecewise_fit_follow_a_nonlinear_table():
 
 def test_measured_cells_average_recent_observations_and_skip_fractional_lengths():
     policy = FlexPolicy(2, FlexSettings(cell_weight=0.5, cell_min_obs=2))
-    policy.observe_verify("sequential", 4, 2.0, 0.2)
+    policy.observe_verify("sequential", 4, 2.0, 0.9)  # a cold first call: provisional
     assert policy.cells.get("sequential", "verify", 4, 2.0, 2) is None  # one observation: not yet
-    policy.observe_verify("sequential", 4, 2.1, 0.4)  # within the tolerance of 2: same cell
+    policy.observe_verify("sequential", 4, 2.1, 0.2)  # within the tolerance of 2: same cell, replaces it
+    assert policy.cells.get("sequential", "verify", 4, 2.0, 2) == pytest.approx(0.2)
+    policy.observe_verify("sequential", 4, 2.0, 0.4)  # from the second on: a running average
     assert policy.cells.get("sequential", "verify", 4, 2.0, 2) == pytest.approx(0.3)
     policy.observe_verify("sequential", 4, 1.5, 9.0)  # a fractional mean (confidence stops): fit only
-    assert policy.cells.counts == {("sequential", "verify", 4, 2): 2}
+    assert policy.cells.counts == {("sequential", "verify", 4, 2): 3}
 
 
 def test_a_mode_slower_than_predicted_loses_to_one_that_runs_as_predicted():
@@ -520,3 +522,91 @@ def test_draft_cells_are_per_forward_so_one_slow_call_cannot_price_a_k_out():
     assert policy.t_draft("sequential", 1, 2) == pytest.approx(2 * per_forward)
     assert policy.t_draft("sequential", 1, 3) == pytest.approx(3 * per_forward)
     assert policy.t_draft("sequential", 1, 2.5) == pytest.approx(2.5 * per_forward)  # expected widths too
+
+
+def sd_at_one_in_flight(cold_k2: float) -> FlexPolicy:
+    """A policy at 1 in flight (no PSD) past warm-up, running SD k = 1 on well measured
+    cells, whose k = 2 verification was timed once, cold (``cold_k2`` seconds; 0.050 warm)."""
+    policy = FlexPolicy(2, FlexSettings(ks=(1, 2), prior_alpha=0.6, margin=0.0, patience=1))
+    policy.observe_verify("sequential", 1, 2.0, cold_k2)
+    for _ in range(3):
+        policy.observe_verify("sequential", 1, 0.0, 0.048)
+        policy.observe_verify("sequential", 1, 1.0, 0.050)
+        policy.observe_draft("sequential", 1, 1, 0.006)
+    for mode in ("sd", "ar"):  # the warm-up plans ran
+        policy.runs[mode] = len(policy.warmup_plan[mode])
+        policy.note_step(mode, 1)
+    policy.current = ("sd", 1)
+    return policy
+
+
+def test_a_length_priced_on_one_cold_observation_is_probed_and_then_chosen():
+    """At 1 in flight, one cold k = 2 verification (67 ms against 50 warm) priced k = 2 out
+    for a whole run; the length is now probed while its cell holds only that provisional
+    observation, the probe's warm time replaces it, and k = 2 wins."""
+    groups = (["r0"], [])
+    policy = sd_at_one_in_flight(cold_k2=0.067)
+    assert policy.predict("sd", 1, groups) > policy.predict("sd", 2, groups)  # the cold cell prices k = 2 out
+    d = policy.decide(groups, overlap=False)
+    assert (d.mode, d.k, d.reason) == ("sd", 2, "explore")
+    policy.observe_verify("sequential", 1, 2.0, 0.050)
+    policy.observe_draft("sequential", 1, 2, 0.012)
+    policy.note_step("sd", 1)
+    assert policy.predict("sd", 2, groups) > policy.predict("sd", 1, groups)
+    chosen = [policy.decide(groups, overlap=False) for _ in range(3)]
+    assert [(d.mode, d.k) for d in chosen[-2:]] == [("sd", 2), ("sd", 2)]
+    assert all(d.reason != "explore" for d in chosen)  # measured twice: no more probing
+
+
+def test_a_length_far_behind_or_well_measured_is_not_probed():
+    groups = (["r0"], [])
+    far = sd_at_one_in_flight(cold_k2=0.500)  # more than explore_gap behind: not worth a step
+    assert far.decide(groups, overlap=False).reason != "explore"
+    measured = sd_at_one_in_flight(cold_k2=0.067)
+    measured.observe_verify("sequential", 1, 2.0, 0.067)  # slow twice: measured, not provisional
+    assert measured.decide(groups, overlap=False).reason != "explore"
+
+
+def test_a_probe_whose_draft_caught_up_is_run_once_more():
+    """A probe of SD after AR steps makes the drafter catch up first, so its draft call is not
+    timed: the next decision probes SD again, once."""
+    model = table(*CLOSE)
+    policy = FlexPolicy(4, FlexSettings(ks=(4,), prior_alpha=0.8, explore_every=10, explore_gap=0.3),
+                        overlapped=model, sequential=model)
+    groups, reasons = split(6), []
+    for _ in range(45):  # probes come every 12 decisions from the 14th on
+        d = policy.decide(groups)
+        caught_up = d.reason == "explore" and not any(r == "explore" for _, r in reasons[-1:])
+        policy.note_step(d.mode, 6, caught_up=caught_up)
+        reasons.append((d.mode, d.reason))
+    probes = [i for i, (_, r) in enumerate(reasons) if r == "explore"]
+    assert len(probes) == 6
+    # Each probe came in a pair: the caught-up one and the measured one after it.
+    assert all(reasons[i + 1] == reasons[i] for i in probes[::2])
+    assert all(i + 1 == j for i, j in zip(probes[::2], probes[1::2]))
+
+
+def test_a_draft_mode_capped_out_returns_as_soon_as_a_draft_pays_again():
+    """At 1 in flight a run of rejections takes the request's cap to 0: that step is AR at
+    once (caps act outside the hysteresis), and the way back is on the first decision that
+    predicts the draft mode ahead by the margin, not ``patience`` decisions later."""
+    cpu = table(0.015, 0.0005, 0.037, 0.0, 0.0005)  # verification mostly fixed, a slow draft
+    policy = FlexPolicy(2, FlexSettings(ks=(2,), warmup=False, patience=3), overlapped=cpu, sequential=cpu)
+    groups = (["r0"], [])
+    for i in range(20):  # the draft pays: 4 in 5 drafts accepted
+        policy.observe_requests([RequestObservation("r0", verified=2, accepted=0 if i % 5 == 4 else 2)])
+        assert policy.decide(groups, overlap=False).mode == "sd"
+    for _ in range(20):  # a stretch the draft cannot follow: AR at once when the cap falls to 0
+        policy.observe_requests([RequestObservation("r0", verified=2, accepted=0)])
+        d = policy.decide(groups, overlap=False)
+        if d.mode == "ar":
+            break
+    assert (d.mode, d.reason, d.predicted.get("sd")) == ("ar", "switch", None)
+    modes = []
+    for _ in range(30):  # AR steps: the request's evidence fades towards the global rate
+        policy.observe_requests([RequestObservation("r0", verified=0, accepted=0)])
+        d = policy.decide(groups, overlap=False)
+        ahead = d.predicted.get("sd", 0.0) > 1.05 * d.predicted["ar"]  # no "sd": nobody drafts
+        modes.append((d.mode, ahead))
+    back = next(i for i, (_, sd_ahead) in enumerate(modes) if sd_ahead)
+    assert modes[back][0] == "sd" and all(m == "ar" for m, _ in modes[:back])
