@@ -200,7 +200,7 @@ def flex_bar(rows: list[dict[str, Any]], cold: dict[tuple[int, int], float] | No
             continue
         b, k = f["batch_size"], f["k"]
         entry: dict[str, Any] = {"batch_size": b, "k": k, "concurrency": f["concurrency"], "flex": f["tokens_per_second"],
-                                 "bar": FLEX_BAR, "cold": (cold or {}).get((b, k))}
+                                 "flex_range": _reps_range(f), "bar": FLEX_BAR, "cold": (cold or {}).get((b, k))}
         fixed = [r for r in rows if r["kind"] in ("scheduler", "reference") and r["mode"] in ("ar", "sd", "psd")
                  and r["k"] in (0, k)]
         same_concurrency = [r for r in fixed if r["concurrency"] == f["concurrency"]]
@@ -212,8 +212,15 @@ def flex_bar(rows: list[dict[str, Any]], cold: dict[tuple[int, int], float] | No
             best = max(rivals, key=lambda r: r["tokens_per_second"])
             ratio = f["tokens_per_second"] / best["tokens_per_second"]
             entry[name] = {"best_mode": best["mode"], "best_batch_size": best["batch_size"],
-                           "best_tokens_per_second": best["tokens_per_second"], "ratio": ratio,
+                           "best_tokens_per_second": best["tokens_per_second"], "best_range": _reps_range(best),
+                           "ratio": ratio,
                            "met": ratio >= FLEX_BAR, "equal_load": name == "same_concurrency",
                            "equal_cores": best["threads_total"] == f["threads_total"]}
         out.append(entry)
     return out
+
+
+def _reps_range(row: dict[str, Any]) -> list[float]:
+    """[slowest, fastest] tokens/s over a row's repetitions: how far apart the same trial
+    lands on this machine, next to the median every ratio uses."""
+    return [row["tokens_per_second_min"], row["tokens_per_second_max"]]

@@ -127,6 +127,11 @@ def _coop_lines(coop: dict[str, Any]) -> list[str]:
     return lines
 
 
+def _reps(span: list[float] | None) -> str:
+    """', reps 20.1-23.3' (slowest-fastest repetition; older results files have none)."""
+    return "" if not span else f", reps {span[0]:.1f}-{span[1]:.1f}"
+
+
 def _flex_lines(bar: list[dict[str, Any]]) -> list[str]:
     lines = ["", "Flex against the best fixed mode (bar: flex >= 0.95x; same concurrency: the AR, SD and PSD rows "
                  "holding as many requests as flex):"]
@@ -140,9 +145,11 @@ def _flex_lines(bar: list[dict[str, Any]]) -> list[str]:
                 continue
             cores = "" if c.get("equal_cores", True) else " UNEQUAL CORES"
             parts.append(f"{label}: {c['ratio']:.2f}x vs {c['best_mode']} b={c['best_batch_size']} "
-                         f"({c['best_tokens_per_second']:.1f} tok/s){cores} {'met' if c['met'] else 'NOT met'}")
-        cold = "" if e.get("cold") is None else f" (learning trial {e['cold']:.1f})"
-        lines.append(f"  b={e['batch_size']} k={e['k']}: flex {e['flex']:.1f} tok/s{cold}; " + "; ".join(parts))
+                         f"({c['best_tokens_per_second']:.1f} tok/s{_reps(c.get('best_range'))}){cores} "
+                         f"{'met' if c['met'] else 'NOT met'}")
+        notes = _reps(e.get("flex_range")) + ("" if e.get("cold") is None else f", learning trial {e['cold']:.1f}")
+        notes = f" ({notes[2:]})" if notes else ""
+        lines.append(f"  b={e['batch_size']} k={e['k']}: flex {e['flex']:.1f} tok/s{notes}; " + "; ".join(parts))
     return lines
 
 

@@ -415,6 +415,11 @@ def test_bench_with_flex_reports_the_bar_at_its_own_concurrency(tmp_path):
     (entry,) = results["flex_bar"]
     assert entry["same_concurrency"]["best_batch_size"] == 2 and entry["same_batch"]["best_mode"] == "ar"
     assert "Flex against the best fixed mode" in render(results)
+    # The spread of the repetitions stands beside the medians (one repetition: min = max).
+    assert entry["flex_range"] == [flex["tokens_per_second"]] * 2
+    ar = next(t for t in results["trials"] if t["mode"] == "ar")
+    assert entry["same_batch"]["best_range"] == [ar["tokens_per_second"]] * 2
+    assert f"reps {flex['tokens_per_second']:.1f}-{flex['tokens_per_second']:.1f}" in render(results)
     assert load(tmp_path / "results.json")["flex_bar"] == json.loads(json.dumps(results["flex_bar"]))
     # The untimed learning trial ran first, at full length, and is reported, not counted.
     assert entry["cold"] is not None and entry["cold"] > 0 and "learning trial" in render(results)
