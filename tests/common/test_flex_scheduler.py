@@ -225,8 +225,8 @@ def test_all_rejected_switches_the_batch_to_ar_within_a_few_steps():
     """Every draft rejected: AR from the fourth step at the latest, and the draft is re-tried
     rarely and briefly (the global estimate ages while nothing is drafted): one-token drafts
     in single steps, more than 10 AR steps apart and further apart each time (a draft mode
-    that lost every drafter returns as soon as a draft is predicted to pay, without the
-    hysteresis, so the spacing is the estimate's alone)."""
+    that lost every drafter returns once a draft is predicted to pay by the margin, without
+    the patience, so the spacing is the estimate's)."""
     reqs = requests(2, max_new=(200,))
     drafter = RecordingDrafter(bad={r.request_id for r in reqs})
     sched = make(drafter, k=4, max_batch_size=2, lanes="inline")
