@@ -58,8 +58,8 @@ rounded width; or family, draft, batch: seconds per draft forward, since draftin
 is k forwards of one shape, so every draft length feeds the one cell and a single slow
 call at a rarely run k cannot price that k out) and predicts from a cell once it has
 ``cell_min_obs`` observations. A cell's first observation is provisional, replaced by
-the second: the first call of a shape pays one-off costs. A cell never run borrows the correction of the nearest
-measured batch size at the same length: the fit times measured / fitted there (the shape
+the second: the first call of a shape pays one-off costs. A cell never run borrows the
+correction of the nearest measured batch size at the same length: the fit times measured / fitted there (the shape
 of the nonlinearity, e.g. one row cheap and two expensive, carries over between batch
 sizes); with no such cell the fit alone. A mispredicted candidate gets chosen, measured
 and corrected, so the choice converges on what was timed.
@@ -104,6 +104,11 @@ from .cost_model import CostModel, expected_tokens
 FLEX_MODES = ("psd", "sd", "ar")
 FAMILY = {"psd": "overlapped", "sd": "sequential", "ar": "sequential"}
 NEAR_BATCH = 1.5  # batch sizes within this factor count as observed
+
+
+def near_batch(a: int, b: int) -> bool:
+    """Whether batch sizes ``a`` and ``b`` are within ``NEAR_BATCH`` of each other."""
+    return max(a, b) / min(a, b) <= NEAR_BATCH
 
 
 @dataclass(frozen=True)
@@ -326,7 +331,7 @@ class MeasuredCells:
         key = self.key(family, kind, batch, length)
         if key is None:
             return False
-        return not any(n >= 2 and (f, kd, w) == (family, kind, key[3]) and max(b, batch) / min(b, batch) <= NEAR_BATCH
+        return not any(n >= 2 and (f, kd, w) == (family, kind, key[3]) and near_batch(b, batch)
                        for (f, kd, b, w), n in self.counts.items())
 
     def get(self, family: str, kind: str, batch: int, length: float, min_obs: int) -> float | None:
@@ -671,7 +676,7 @@ class FlexPolicy:
             self.streak = 0
         # The way back from a cap-out to the mode that had it is gated like any switch but
         # without patience, as the cap-out had none: held to patience it stayed on AR for
-        # 10-30 steps at 1 in flight, where SD k=2 is 1.3x AR.
+        # 7-30 steps at a time at 1 in flight, where SD k=2 is 1.3x AR.
         if self.streak >= s.patience or (self.streak and best[0] == self._capped_out and self.current[0] == "ar"):
             chosen = self._step_towards(best, scores)
             self.current, self.streak, self._capped_out = chosen, 0, None
@@ -713,7 +718,7 @@ class FlexPolicy:
         for mode in eligible:
             if mode == self.current[0]:
                 continue
-            near = any(max(b, n) / min(b, n) <= NEAR_BATCH for b in self.seen_batches[mode])
+            near = any(near_batch(b, n) for b in self.seen_batches[mode])
             stale = self.num_decisions - 1 - self.last_run[mode] >= self.settings.explore_every
             score = uncorrected[mode] if stale else per_mode[mode]
             if score >= (1.0 - self.settings.explore_gap) * top and (not near or stale):
