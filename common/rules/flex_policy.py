@@ -119,7 +119,11 @@ class FlexSettings:
     warmup: bool = True  # run each mode's warm-up plan before trusting its predictions
     explore_every: int = 64  # re-probe a competitive mode not run for this many decisions
     explore_gap: float = 0.2  # probe only modes predicted within this share of the best
-    decay: float = 0.9  # per-observation decay of acceptance counts
+    decay: float = 0.9  # per-observation decay of a request's acceptance counts behind its draft caps
+    # Per-observation decay of a request's steady acceptance counts, which price the draft
+    # lengths: a streak of accepted drafts lifts the fast estimate for a few verifications,
+    # and priced by it the batch's k wandered to 3-8 and back at 1 in flight.
+    steady_decay: float = 0.97
     # Per-step decay of the global acceptance counts in steps that draft nothing: evidence
     # ages, so a draft given up on a bad spell is tried again in time (one bad for every
     # request is re-tried rarely, and briefly).
@@ -152,6 +156,7 @@ class FlexSettings:
         require_number("FlexSettings.margin", self.margin, 0)
         require_int("FlexSettings.patience", self.patience, 1)
         require_number("FlexSettings.decay", self.decay, 0, 1, low_open=True)
+        require_number("FlexSettings.steady_decay", self.steady_decay, 0, 1, low_open=True)
         require_number("FlexSettings.idle_decay", self.idle_decay, 0, 1, low_open=True)
         if self.global_window is not None:
             require_number("FlexSettings.global_window", self.global_window, 1)
@@ -198,12 +203,14 @@ class AcceptanceTracker:
 
     def __init__(self, decay: float = 0.9, prior_alpha: float = 0.5, prior_weight: float = 4.0,
                  request_prior_weight: float | None = None, idle_decay: float = 1.0,
-                 global_window: float | None = None) -> None:
+                 global_window: float | None = None, steady_decay: float | None = None) -> None:
         self.decay, self.prior_alpha, self.prior_weight = decay, prior_alpha, prior_weight
+        self.steady_decay = decay if steady_decay is None else steady_decay
         self.idle_decay, self.global_window = idle_decay, global_window
         self.request_prior_weight = prior_weight if request_prior_weight is None else request_prior_weight
         self.global_alpha, self.global_gamma = _Counts(), _Counts()
-        self.alphas: dict[str, _Counts] = {}
+        self.alphas: dict[str, _Counts] = {}  # fast: behind the per-request draft caps
+        self.steady: dict[str, _Counts] = {}  # slow: behind the price of each draft length
         self.gammas: dict[str, _Counts] = {}
         # Rates and E_i(k) as computed since the last observation: a decision prices every
         # candidate over every request, so the same values are asked for hundreds of times.
@@ -227,9 +234,11 @@ class AcceptanceTracker:
                 a_seen += 1
                 miss = float(it.accepted < it.verified)
                 self.alphas.setdefault(it.request_id, _Counts()).add(it.accepted, miss, self.decay)
+                self.steady.setdefault(it.request_id, _Counts()).add(it.accepted, miss, self.steady_decay)
                 a_hits, a_misses = a_hits + it.accepted, a_misses + miss
             elif it.request_id in self.alphas:
                 self.alphas[it.request_id].add(0.0, 0.0, self.decay)
+                self.steady[it.request_id].add(0.0, 0.0, self.steady_decay)
             if it.requested and it.drafted:
                 stop = float(it.drafted < it.requested)
                 self.stops_seen = self.stops_seen or bool(stop)
@@ -248,11 +257,13 @@ class AcceptanceTracker:
             return self.decay
         return (1.0 - 1.0 / self.global_window) ** verifications
 
-    def alpha(self, request_id: str | None = None) -> float:
-        key = ("alpha", request_id, 0)
+    def alpha(self, request_id: str | None = None, steady: bool = False) -> float:
+        """The request's acceptance rate (None: the global one); ``steady``: from the slowly
+        decayed counts."""
+        key = ("steady" if steady else "alpha", request_id, 0)
         if key not in self._memo:
             prior = self.global_alpha.rate(self.prior_alpha, self.prior_weight)
-            counts = self.alphas.get(request_id) if request_id is not None else None
+            counts = (self.steady if steady else self.alphas).get(request_id) if request_id is not None else None
             self._memo[key] = prior if counts is None else counts.rate(prior, self.request_prior_weight)
         return self._memo[key]
 
@@ -265,15 +276,18 @@ class AcceptanceTracker:
             self._memo[key] = prior if counts is None else counts.rate(prior, self.request_prior_weight)
         return self._memo[key]
 
-    def expected(self, request_id: str, k: int) -> float:
-        """E_i(k): expected tokens of one verification of this request with draft cap k."""
-        key = ("tokens", request_id, k)
+    def expected(self, request_id: str, k: int, steady: bool = True) -> float:
+        """E_i(k): expected tokens of one verification of this request with draft cap k, from
+        the steady estimate (what a draft length is worth) or the fast one (``steady=False``:
+        whether the request drafts at all now)."""
+        key = ("tokens" if steady else "tokens now", request_id, k)
         if key not in self._memo:
-            self._memo[key] = expected_tokens(self.alpha(request_id), k, self.gamma(request_id))
+            self._memo[key] = expected_tokens(self.alpha(request_id, steady), k, self.gamma(request_id))
         return self._memo[key]
 
     def forget(self, request_id: str) -> None:
         self.alphas.pop(request_id, None)
+        self.steady.pop(request_id, None)
         self.gammas.pop(request_id, None)
         self._memo.clear()
 
@@ -377,7 +391,7 @@ class FlexPolicy:
         self._overhead_seen = {"overlapped": False, "sequential": False}
         s = self.settings
         self.acceptance = AcceptanceTracker(s.decay, s.prior_alpha, s.prior_weight, s.request_prior_weight,
-                                            s.idle_decay, s.global_window)
+                                            s.idle_decay, s.global_window, s.steady_decay)
         self.cells = MeasuredCells(s.cell_weight)
         k_alt = max(1, k0 // 2) if k0 > 1 else 2
         self.warmup_plan = {"psd": (k0, k_alt, k_alt), "sd": (k0, k_alt), "ar": (0,)}
@@ -564,7 +578,7 @@ class FlexPolicy:
             return caps
         saved = seconds - self.predict_step(mode, k, groups, {**caps, priced: 0})[1]
         per_token = seconds / tokens
-        caps = {r: k if (acc.expected(r, k) - 1.0) * per_token > saved else 0 for r in ids}
+        caps = {r: k if (acc.expected(r, k, steady=False) - 1.0) * per_token > saved else 0 for r in ids}
         none = dict.fromkeys(ids, 0)
         return none if self.predict(mode, k, groups, none) > self.predict(mode, k, groups, caps) else caps
 

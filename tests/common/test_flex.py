@@ -172,12 +172,36 @@ def test_per_request_acceptance_enters_the_prediction():
     policy = exact(0.5, (4,), model)
     for _ in range(50):
         policy.observe_requests([RequestObservation("a", 4, 4), RequestObservation("b", 4, 0)])
-    alphas = [policy.acceptance.alpha(r) for r in ("a", "b")]
+    alphas = [policy.acceptance.alpha(r, steady=True) for r in ("a", "b")]
     step = model.t_draft(2, 4) + model.t_verify(2, 4)
     want = sum(expected_tokens(a, 4) for a in alphas) / step
     assert policy.predict("sd", 4, (["a"], ["b"])) == pytest.approx(want)
     # Not the same as the prediction at the mean alpha (E[tau] is convex in alpha here).
     assert want != pytest.approx(2 * expected_tokens(sum(alphas) / 2, 4) / step, rel=1e-3)
+
+
+def test_a_streak_of_accepted_drafts_moves_the_caps_estimate_not_the_price_of_k():
+    """The fast per-request estimate reacts within a few verifications (caps); the steady one
+    prices the draft lengths, so a short streak of fully accepted drafts does not lengthen k."""
+    model = table(0.001, 0.0002, 0.01, 0.0002, 0.0004)
+    policy = exact(0.5, (1, 2, 3, 4, 6, 8), model, prior_weight=1000.0)
+    ids = (["r"], [])
+    for i in range(40):  # alpha 0.5 at k = 2: accepted 0, 1 or 2 in proportion 2 : 1 : 1
+        policy.observe_requests([RequestObservation("r", 2, (0, 0, 1, 2)[i % 4])])
+    before = policy.decide(ids)
+    for _ in range(4):
+        policy.observe_requests([RequestObservation("r", 2, 2)])
+    acc = policy.acceptance
+    assert acc.alpha("r") > 0.7 and acc.alpha("r", steady=True) < 0.62
+    after = policy.decide(ids)
+    assert (after.mode, after.k) == (before.mode, before.k) == ("sd", 2)
+    # Priced by the fast estimate, the same streak takes k to the longest draft.
+    fast = exact(0.5, (1, 2, 3, 4, 6, 8), model, prior_weight=1000.0, steady_decay=0.9)
+    for i in range(40):
+        fast.observe_requests([RequestObservation("r", 2, (0, 0, 1, 2)[i % 4])])
+    for _ in range(4):
+        fast.observe_requests([RequestObservation("r", 2, 2)])
+    assert fast.decide(ids).k > 2
 
 
 def test_confidence_stops_shorten_the_modelled_drafts():
