@@ -740,15 +740,20 @@ class FlexPolicy:
         return None
 
     def _probe_length(self, scores: dict[tuple[str, int], float], n: int) -> tuple[str, int] | None:
-        """A draft length of the current mode predicted within ``explore_gap`` of the best
-        whose verification cost rests on a provisional observation at most (``MeasuredCells.thin``):
-        one cold first step must not price a length out for good, as it did at 1 in flight
-        (k = 2 held at 67 ms a verification, 45-50 ms when run again)."""
+        """A neighbouring draft length of the current mode (the next candidate either side,
+        the only ones ``_step_towards`` can move to) predicted within ``explore_gap`` of the
+        best whose verification cost rests on a provisional observation at most
+        (``MeasuredCells.thin``): one cold first step must not price a length out for good, as
+        it did at 1 in flight (k = 2 held at 67 ms a verification, 45-50 ms when run again).
+        Lengths further away are not probed: at 4 in flight, probing every thin length at
+        every batch size the trial's tail passed through took 5-7 steps of 40, most at k = 5-8."""
         if not self.settings.warmup or self.current is None or self.current[0] == "ar":
             return None
         mode, top = self.current[0], max(scores.values())
         if self.cells.thin(FAMILY[mode], "verify", n, self.current[1]):
             return None  # the running length is no better measured: nothing to weigh it against
-        thin = [c for c in scores if c[0] == mode and c != self.current and scores[c] >= (1.0 - self.settings.explore_gap) * top
+        here = min(range(len(self.ks)), key=lambda i: abs(self.ks[i] - self.current[1]))
+        neighbours = {(mode, self.ks[i]) for i in (here - 1, here + 1) if 0 <= i < len(self.ks)}
+        thin = [c for c in neighbours if c in scores and scores[c] >= (1.0 - self.settings.explore_gap) * top
                 and self.cells.thin(FAMILY[mode], "verify", n, c[1])]
         return max(thin, key=lambda c: scores[c]) if thin else None

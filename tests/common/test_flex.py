@@ -548,10 +548,10 @@ def test_draft_cells_are_per_forward_so_one_slow_call_cannot_price_a_k_out():
     assert policy.t_draft("sequential", 1, 2.5) == pytest.approx(2.5 * per_forward)  # expected widths too
 
 
-def sd_at_one_in_flight(cold_k2: float) -> FlexPolicy:
+def sd_at_one_in_flight(cold_k2: float, ks: tuple[int, ...] = (1, 2)) -> FlexPolicy:
     """A policy at 1 in flight (no PSD) past warm-up, running SD k = 1 on well measured
     cells, whose k = 2 verification was timed once, cold (``cold_k2`` seconds; 0.050 warm)."""
-    policy = FlexPolicy(2, FlexSettings(ks=(1, 2), prior_alpha=0.6, margin=0.0, patience=1))
+    policy = FlexPolicy(2, FlexSettings(ks=ks, prior_alpha=0.6, margin=0.0, patience=1))
     policy.observe_verify("sequential", 1, 2.0, cold_k2)
     for _ in range(3):
         policy.observe_verify("sequential", 1, 0.0, 0.048)
@@ -589,6 +589,21 @@ def test_a_length_far_behind_or_well_measured_is_not_probed():
     measured = sd_at_one_in_flight(cold_k2=0.067)
     measured.observe_verify("sequential", 1, 2.0, 0.067)  # slow twice: measured, not provisional
     assert measured.decide(groups, overlap=False).reason != "explore"
+
+
+def test_only_the_neighbouring_lengths_are_probed():
+    """Running k = 1 with candidates 1, 3, 2: a thin k = 3 (the cold cell) is not probed while
+    k = 2, the next candidate, is well measured; once k = 2 runs, k = 3 is its neighbour."""
+    groups = (["r0"], [])
+    policy = sd_at_one_in_flight(cold_k2=1.0, ks=(1, 2, 3))  # k = 2 priced out: far behind, no probe
+    policy.observe_verify("sequential", 1, 3.0, 0.052)  # one observation: thin
+    assert policy.predict("sd", 3, groups) > 0.8 * policy.predict("sd", 1, groups)  # within explore_gap
+    assert policy.decide(groups, overlap=False).reason != "explore"
+    policy.current = ("sd", 2)
+    policy.observe_verify("sequential", 1, 2.0, 0.051)
+    policy.observe_verify("sequential", 1, 2.0, 0.051)
+    d = policy.decide(groups, overlap=False)
+    assert (d.mode, d.k, d.reason) == ("sd", 3, "explore")
 
 
 def test_a_probe_whose_draft_caught_up_is_run_once_more():
