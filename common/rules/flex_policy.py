@@ -22,8 +22,11 @@ With balanced sub-batches, one acceptance rate and no confidence stop these are 
 
 **Acceptance, per request.** Under i.i.d. acceptance the number of accepted drafts of a
 verification is a truncated geometric; its maximum-likelihood rate is
-accepted / (accepted + first rejections). Counts are exponentially decayed per request
-and shrunk towards a global decayed estimate (``request_prior_weight`` pseudo-observations),
+accepted / (accepted + first rejections). Counts are exponentially decayed per request,
+twice: fast (``decay``) for the per-request caps, which must react within a few
+verifications, and slowly (``steady_decay``) for pricing the draft lengths, which a short
+streak of accepted drafts must not move; both are shrunk towards a global decayed estimate
+(``request_prior_weight`` pseudo-observations),
 which is itself shrunk towards ``prior_alpha`` (``prior_weight``) and spans about ``global_window`` drafted
 verifications at any batch size. The confidence stop is modelled the same way:
 after each drafted token drafting continues with probability gamma (1 without a threshold).
@@ -45,9 +48,10 @@ verification included a prompt's prefill is not (at most 2 x plan + 2 tries). Af
 probed for one step when it is predicted within ``explore_gap`` of the best and was either
 never run at a batch size within a factor 1.5 of the present one (the fit would be an
 extrapolation) or not run for ``explore_every`` decisions (costs drift); a probe whose
-drafter first had to catch up (so its draft was not timed) is run once more. A draft
-length of the current mode within ``explore_gap`` of the best is probed while its
-verification cell holds no more than its provisional first observation (below).
+drafter first had to catch up (so its draft was not timed) is run once more. A
+neighbouring draft length of the current mode (the next candidate either side) within
+``explore_gap`` of the best is probed while its verification cell holds no more than its
+provisional first observation (below).
 
 **Measured cells before the fit.** The linear fits extrapolate badly where cost is not
 linear in the positions verified: on a CPU a target forward over 1 row can cost half one
@@ -699,9 +703,10 @@ class FlexPolicy:
 
     def _step_towards(self, best: tuple[str, int], scores: dict[tuple[str, int], float]) -> tuple[str, int]:
         """Within the running mode the draft length moves one candidate at a time towards the
-        best: a streak of accepted drafts lifts a request's estimate for a few verifications
-        (0.9 decay), long enough to pass the hysteresis, and at 1 in flight took k from 2 to
-        5 or 6 just as the streak ended. Another mode is entered at its best length."""
+        best: with lengths priced on the fast estimate (0.9 decay), a streak of accepted
+        drafts passed the hysteresis and at 1 in flight took k from 2 to 5 or 6 just as the
+        streak ended; a single step is the smaller mistake whatever the estimate. Another mode
+        is entered at its best length."""
         assert self.current is not None
         if best[0] != self.current[0]:
             return best
