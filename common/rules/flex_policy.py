@@ -370,10 +370,27 @@ class MeasuredCells:
 
 
 @dataclass
+class SwitchCheck:
+    """A switch between modes made on predictions, checked on measurement: the (mode, k)
+    left, its measured tokens/s at the batch-size bucket when it was left, and the new
+    mode's clean steps since (tokens, seconds, steps)."""
+
+    left: tuple[str, int]
+    bucket: int
+    left_rate: float
+    tokens: float = 0.0
+    seconds: float = 0.0
+    steps: int = 0
+
+
+RATE_WEIGHT = 0.2  # weight of a step in a mode's measured tokens/s (decayed sums)
+
+
+@dataclass
 class Decision:
     mode: str  # "psd", "sd" or "ar"
     k: int  # draft cap (0 for ar)
-    reason: str  # "warmup", "explore", "hold", "switch", "schedule", "unmeasured"
+    reason: str  # "warmup", "explore", "hold", "switch", "revert", "schedule", "unmeasured"
     predicted: dict[str, float] = field(default_factory=dict)  # best tokens/s per mode (exploit only)
     caps: dict[str, int] = field(default_factory=dict)  # per-request draft caps <= k (absent: k)
     expected: float | None = None  # the cost model's tokens/s for this (mode, k), before correction
@@ -418,6 +435,11 @@ class FlexPolicy:
         self._log_ratio: dict[tuple[str, int], tuple[float, float]] = {}
         self._weight_sq: dict[tuple[str, int], float] = {}
         self._schedule_pos = 0
+        # Measured tokens and seconds per (mode, bucket): decayed sums of clean steps, and the
+        # decision count at the last one.
+        self._rates: dict[tuple[str, int], tuple[float, float, int]] = {}
+        self._check: SwitchCheck | None = None  # the last switch between modes, until judged
+        self._barred: tuple[str, int] | None = None  # (mode, bucket) a reverted switch went to
         self._capped_out: str | None = None  # the draft mode left for AR when its every cap fell to 0
         self._probing: str | None = None  # the mode of the last probe, until its step is noted
         self._probe_again: str | None = None  # a probe whose draft caught up: run it once more
@@ -472,11 +494,15 @@ class FlexPolicy:
         self.last_run[mode] = self.num_decisions
         self.seen_batches[mode].add(num_running)
 
-    def observe_realized(self, decision: Decision, seconds: float) -> None:
-        """A step run on ``decision`` took ``seconds`` (all of the step, not just its forwards).
-        Predicted over measured time corrects that mode's later predictions: what the
-        per-cell costs miss (shapes switching, per-step work outside the forwards)."""
+    def observe_realized(self, decision: Decision, seconds: float, tokens: int | None = None) -> None:
+        """A step run on ``decision`` took ``seconds`` (all of the step, not just its forwards)
+        and emitted ``tokens``. Predicted over measured time corrects that mode's later
+        predictions: what the per-cell costs miss (shapes switching, per-step work outside
+        the forwards). Tokens over seconds is the mode's measured rate, against which a
+        switch is judged (``SwitchCheck``)."""
         w, key = self.settings.realized_weight, (decision.mode, batch_bucket(decision.running))
+        if tokens is not None and seconds > 0:
+            self._observe_rate(decision, key, tokens, seconds)
         if not (decision.expected_seconds and seconds > 0 and w > 0):
             return
         predicted, measured = self._predicted_seconds.get(key, 0.0), self._measured_seconds.get(key, 0.0)
@@ -488,6 +514,22 @@ class FlexPolicy:
         self._log_ratio[key] = (m1 + w * (r - m1), m2 + w * (r * r - m2))
         # The first step weighs 1; each later one w, the older ones shrinking by 1 - w.
         self._weight_sq[key] = (1 - w) ** 2 * self._weight_sq[key] + w * w if key in self._weight_sq else 1.0
+
+    def _observe_rate(self, decision: Decision, key: tuple[str, int], tokens: int, seconds: float) -> None:
+        t, sec, _ = self._rates.get(key, (tokens, seconds, 0))
+        self._rates[key] = (t + RATE_WEIGHT * (tokens - t), sec + RATE_WEIGHT * (seconds - sec), self.num_decisions)
+        check = self._check
+        if check and decision.reason in ("hold", "switch") and self.current and decision.mode == self.current[0] \
+                and key[1] == check.bucket:
+            check.tokens, check.seconds, check.steps = check.tokens + tokens, check.seconds + seconds, check.steps + 1
+
+    def measured_rate(self, mode: str, num_running: int) -> float | None:
+        """Measured tokens/s of ``mode``'s recent clean steps at this bucket, if it ran there
+        within ``explore_every`` decisions."""
+        found = self._rates.get((mode, batch_bucket(num_running)))
+        if found is None or self.num_decisions - found[2] > self.settings.explore_every:
+            return None
+        return found[0] / found[1]
 
     def step_noise(self, mode: str, num_running: int) -> float:
         """Standard deviation of log(measured / predicted) step time of ``mode``'s recent
@@ -677,10 +719,18 @@ class FlexPolicy:
             return Decision(*chosen, reason, per_mode, caps[chosen] or {}, expected=expected[chosen], running=n,
                             expected_seconds=steps[chosen][1])
 
+        if self._barred and (self._barred[1] != batch_bucket(n) or probe and probe[0] == self._barred[0]):
+            self._barred = None
         if probe:
             self._probing = probe[0]
             return decision(probe, "explore")
+        reverted = self._judge_switch(scores, n)
+        if reverted:
+            return decision(reverted, "revert")
+        if self._barred and best[0] == self._barred[0] and self.current is not None and self.current in scores:
+            best = max((c for c in scores if c[0] != self._barred[0]), key=lambda c: scores[c])
         if self.current is None or self.current not in scores:
+            self._check = None
             # Per-request caps act at every step, outside the hysteresis: a draft mode whose
             # every cap fell to 0 is AR at once (remembered, for the way back).
             capped = self.current is not None and self.current[0] in eligible and best[0] == "ar"
@@ -695,11 +745,36 @@ class FlexPolicy:
         # The way back from a cap-out to the mode that had it is gated like any switch but
         # without patience, as the cap-out had none: held to patience it stayed on AR for
         # 7-30 steps at a time at 1 in flight, where SD k=2 is 1.3x AR.
-        if self.streak >= s.patience or (self.streak and best[0] == self._capped_out and self.current[0] == "ar"):
+        capped_return = self.streak and best[0] == self._capped_out and self.current[0] == "ar"
+        if self.streak >= s.patience or capped_return:
             chosen = self._step_towards(best, scores)
+            left_rate = self.measured_rate(self.current[0], n)
+            if chosen[0] != self.current[0]:
+                self._check = SwitchCheck(self.current, batch_bucket(n), left_rate) \
+                    if left_rate and not capped_return else None
             self.current, self.streak, self._capped_out = chosen, 0, None
             return decision(chosen, "switch")
         return decision(self.current, "hold")
+
+    def _judge_switch(self, scores: dict[tuple[str, int], float], n: int) -> tuple[str, int] | None:
+        """Once the mode switched to has run ``patience`` clean steps at the bucket it was
+        chosen at, its measured tokens/s is held against the one measured for the mode it
+        left: below it by more than margin + noise, the switch rested on a misprediction and
+        is reverted, and the mode is barred from the hysteresis at this bucket until it is
+        probed again or the load moves to another bucket. (Seen once at 16 in flight: flex
+        switched from AR to PSD and held it for 55 of 64 steps at half AR's rate.)"""
+        check, s = self._check, self.settings
+        if check is None or check.steps < s.patience or self.current is None:
+            return None
+        self._check = None
+        if check.bucket != batch_bucket(n) or check.left not in scores:
+            return None
+        noise = self.switch_noise(self.current[0], check.left[0], n)
+        if check.tokens / check.seconds * (1.0 + s.margin + noise) >= check.left_rate:
+            return None
+        self._barred = (self.current[0], check.bucket)
+        self.current, self.streak = check.left, 0
+        return check.left
 
     def _step_towards(self, best: tuple[str, int], scores: dict[tuple[str, int], float]) -> tuple[str, int]:
         """Within the running mode the draft length moves one candidate at a time towards the

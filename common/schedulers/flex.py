@@ -294,7 +294,7 @@ class FlexScheduler(ParallelSpeculativeScheduler):
         clean = bool(rec.verify_batch) and not self._prefill
         caught_up = any(call.catch_up for call in self.drafter.calls)
         if clean and not caught_up:
-            self.policy.observe_realized(decision, rec.duration)
+            self.policy.observe_realized(decision, rec.duration, rec.emitted)
         self.policy.note_step(mode, num_running, clean=clean, caught_up=caught_up)
 
     def _forget(self, req: RequestState) -> None:

@@ -649,3 +649,52 @@ def test_a_draft_mode_capped_out_returns_as_soon_as_a_draft_pays_again():
         modes.append((d.mode, ahead))
     back = next(i for i, (_, sd_ahead) in enumerate(modes) if sd_ahead)
     assert modes[back][0] == "sd" and all(m == "ar" for m, _ in modes[:back])
+
+
+def switched_to_sd(margin: float = 0.05) -> tuple[FlexPolicy, tuple[list[str], list[str]]]:
+    """A policy whose model never corrects itself (realized_weight 0, no new cells) and
+    predicts SD k=3 12.5% ahead of AR at N = 2, after ten AR steps measured at AR's predicted
+    rate (20 tok/s) and the switch to SD they lead to."""
+    groups = split(2)
+    policy = measured_policy(0.99, margin=margin, patience=3, realized_weight=0.0)
+    policy.current = ("ar", 0)
+    for _ in range(10):
+        policy.observe_realized(Decision("ar", 0, "hold", running=2), seconds=NONLINEAR_VERIFY[0], tokens=2)
+    assert policy.measured_rate("ar", 2) == pytest.approx(20.0)
+    decisions = [policy.decide(groups, overlap=False) for _ in range(3)]
+    assert [(d.mode, d.reason) for d in decisions] == [("ar", "hold")] * 2 + [("sd", "switch")]
+    return policy, groups
+
+
+def run_sd(policy: FlexPolicy, groups, slowdown: float, steps: int) -> list[Decision]:
+    """``steps`` decisions, SD's steps emitting their predicted tokens in ``slowdown`` times
+    their predicted seconds, AR's as predicted."""
+    out = []
+    for _ in range(steps):
+        d = policy.decide(groups, overlap=False)
+        tokens, seconds = policy.predict_step(d.mode, d.k, groups, d.caps or None)
+        policy.observe_realized(d, seconds=seconds * (slowdown if d.mode == "sd" else 1.0), tokens=round(tokens))
+        out.append(d)
+    return out
+
+
+def test_a_switch_that_delivers_less_than_the_mode_it_left_is_reverted():
+    """SD runs at half its predicted speed, which the model never learns: its measured rate
+    after three steps (about 12 tok/s) is below AR's measured 20 by more than the margin, so
+    the switch is reverted and SD is kept out of the hysteresis at this load; at another
+    load (bucket) it may be chosen again."""
+    policy, groups = switched_to_sd()
+    decisions = run_sd(policy, groups, slowdown=2.0, steps=20)
+    assert [(d.mode, d.reason) for d in decisions[:4]] == [("sd", "hold")] * 3 + [("ar", "revert")]
+    assert all((d.mode, d.reason) == ("ar", "hold") for d in decisions[4:])
+    assert decisions[-1].predicted["sd"] > 1.1 * decisions[-1].predicted["ar"]  # still mispredicted, still barred
+    elsewhere = [policy.decide(split(4), overlap=False) for _ in range(3)]  # another bucket: not barred
+    assert elsewhere[0].predicted["sd"] > 1.1 * elsewhere[0].predicted["ar"]
+    assert [(d.mode, d.reason) for d in elsewhere] == [("ar", "hold")] * 2 + [("sd", "switch")]
+
+
+def test_a_switch_that_delivers_is_kept():
+    policy, groups = switched_to_sd()
+    decisions = run_sd(policy, groups, slowdown=1.0, steps=20)
+    assert all((d.mode, d.reason) == ("sd", "hold") for d in decisions)
+    assert policy.measured_rate("sd", 2) > policy.measured_rate("ar", 2)
