@@ -93,6 +93,14 @@ would be too wide a gate: at 1 in flight it held AR where SD was 1.3-1.5x faster
 mode the draft length moves one candidate at a time. Per-request caps act outside the
 hysteresis: when every cap of the current draft mode falls to 0 the step is AR at once,
 and the way back to that mode needs the margin and the noise but not the patience.
+
+**Switches checked on measurement.** A switch between modes rests on predictions, one of
+them possibly stale (the mode left is re-measured only by probes). Each mode keeps its
+measured tokens/s per batch-size bucket (decayed sums of its clean steps' tokens and
+seconds); once the mode switched to has run ``patience`` clean steps at the bucket it was
+chosen at, its measured rate is held against the one of the mode it left, and if it is
+lower by more than the margin plus the noise, the switch is reverted and the mode barred
+from the hysteresis at that bucket until it is probed again or the load changes bucket.
 """
 
 from __future__ import annotations
@@ -764,10 +772,15 @@ class FlexPolicy:
         probed again or the load moves to another bucket. (Seen once at 16 in flight: flex
         switched from AR to PSD and held it for 55 of 64 steps at half AR's rate.)"""
         check, s = self._check, self.settings
-        if check is None or check.steps < s.patience or self.current is None:
+        if check is None or self.current is None:
+            return None
+        if check.bucket != batch_bucket(n):  # the load moved: the rates are not comparable
+            self._check = None
+            return None
+        if check.steps < s.patience:
             return None
         self._check = None
-        if check.bucket != batch_bucket(n) or check.left not in scores:
+        if check.left not in scores:
             return None
         noise = self.switch_noise(self.current[0], check.left[0], n)
         if check.tokens / check.seconds * (1.0 + s.margin + noise) >= check.left_rate:
