@@ -727,16 +727,13 @@ class FlexPolicy:
             return Decision(*chosen, reason, per_mode, caps[chosen] or {}, expected=expected[chosen], running=n,
                             expected_seconds=steps[chosen][1])
 
-        if self._barred and (self._barred[1] != batch_bucket(n) or probe and probe[0] == self._barred[0]):
-            self._barred = None
+        self._lift_bar(probe, n)
         if probe:
             self._probing = probe[0]
             return decision(probe, "explore")
         reverted = self._judge_switch(scores, n)
         if reverted:
             return decision(reverted, "revert")
-        if self._barred and best[0] == self._barred[0] and self.current is not None and self.current in scores:
-            best = max((c for c in scores if c[0] != self._barred[0]), key=lambda c: scores[c])
         if self.current is None or self.current not in scores:
             self._check = None
             # Per-request caps act at every step, outside the hysteresis: a draft mode whose
@@ -745,6 +742,9 @@ class FlexPolicy:
             self._capped_out = self.current[0] if capped and self.current[0] != "ar" else None
             self.current, self.streak = best, 0
             return decision(best, "switch")
+        allowed = [c for c in scores if not self._barred or c[0] != self._barred[0]]
+        if allowed and best not in allowed:  # a reverted switch is not made again at this load
+            best = max(allowed, key=lambda c: scores[c])
         noise = self.switch_noise(self.current[0], best[0], n)
         if scores[best] > scores[self.current] * (1.0 + s.margin + noise):
             self.streak += 1
@@ -763,6 +763,12 @@ class FlexPolicy:
             self.current, self.streak, self._capped_out = chosen, 0, None
             return decision(chosen, "switch")
         return decision(self.current, "hold")
+
+    def _lift_bar(self, probe: tuple[str, int] | None, n: int) -> None:
+        """A mode barred after a reverted switch is free again once the load leaves the bucket
+        or the mode is probed (its estimates then measured anew)."""
+        if self._barred and (self._barred[1] != batch_bucket(n) or probe and probe[0] == self._barred[0]):
+            self._barred = None
 
     def _judge_switch(self, scores: dict[tuple[str, int], float], n: int) -> tuple[str, int] | None:
         """Once the mode switched to has run ``patience`` clean steps at the bucket it was
