@@ -123,6 +123,11 @@ def near_batch(a: int, b: int) -> bool:
     return max(a, b) / min(a, b) <= NEAR_BATCH
 
 
+def nearest_index(ks: Sequence[int], k: int) -> int:
+    """Index of the draft length in sorted ``ks`` nearest ``k``."""
+    return min(range(len(ks)), key=lambda i: abs(ks[i] - k))
+
+
 @dataclass(frozen=True)
 class FlexSettings:
     ks: tuple[int, ...] = (1, 2, 3, 4, 5, 6, 8)  # draft lengths the policy may pick
@@ -742,9 +747,9 @@ class FlexPolicy:
             self._capped_out = self.current[0] if capped and self.current[0] != "ar" else None
             self.current, self.streak = best, 0
             return decision(best, "switch")
-        allowed = [c for c in scores if not self._barred or c[0] != self._barred[0]]
-        if allowed and best not in allowed:  # a reverted switch is not made again at this load
-            best = max(allowed, key=lambda c: scores[c])
+        if self._barred and best[0] == self._barred[0]:  # a reverted switch is not made again at this load
+            allowed = [c for c in scores if c[0] != self._barred[0]]
+            best = max(allowed, key=lambda c: scores[c]) if allowed else best
         noise = self.switch_noise(self.current[0], best[0], n)
         if scores[best] > scores[self.current] * (1.0 + s.margin + noise):
             self.streak += 1
@@ -756,8 +761,8 @@ class FlexPolicy:
         capped_return = self.streak and best[0] == self._capped_out and self.current[0] == "ar"
         if self.streak >= s.patience or capped_return:
             chosen = self._step_towards(best, scores)
-            left_rate = self.measured_rate(self.current[0], n)
             if chosen[0] != self.current[0]:
+                left_rate = self.measured_rate(self.current[0], n)
                 self._check = SwitchCheck(self.current, batch_bucket(n), left_rate) \
                     if left_rate and not capped_return else None
             self.current, self.streak, self._capped_out = chosen, 0, None
@@ -805,7 +810,7 @@ class FlexPolicy:
         if best[0] != self.current[0]:
             return best
         ks = sorted(k for m, k in scores if m == best[0])
-        here = min(range(len(ks)), key=lambda i: abs(ks[i] - self.current[1]))
+        here = nearest_index(ks, self.current[1])
         if ks[here] == best[1]:
             return best
         return best[0], ks[here + (1 if best[1] > ks[here] else -1)]
@@ -851,7 +856,7 @@ class FlexPolicy:
         mode, top = self.current[0], max(scores.values())
         if self.cells.thin(FAMILY[mode], "verify", n, self.current[1]):
             return None  # the running length is no better measured: nothing to weigh it against
-        here = min(range(len(self.ks)), key=lambda i: abs(self.ks[i] - self.current[1]))
+        here = nearest_index(self.ks, self.current[1])
         neighbours = {(mode, self.ks[i]) for i in (here - 1, here + 1) if 0 <= i < len(self.ks)}
         thin = [c for c in neighbours if c in scores and scores[c] >= (1.0 - self.settings.explore_gap) * top
                 and self.cells.thin(FAMILY[mode], "verify", n, c[1])]
