@@ -6,14 +6,20 @@ fastest of 7 calls per case, 2 intra-op threads. A diagnostic, not a benchmark.
 - ``context``: the AR step, the verification of 2 drafts and the drafter's 2 forwards at
   growing context (the longest committed sequence). The measurement behind the attention
   term of docs/theory.md §3.
+- ``overlap``: PSD's lanes, 1 intra-op thread each. The draft call (k = 2) and the
+  verification of SD's decode steps on one lane alone, against the same calls in PSD's
+  steps with the other lane busy (median of 7 steps each). The measurement behind the
+  calibration's overlapped pass, docs/theory.md §3.
 
     HF_HUB_OFFLINE=1 python scripts/verify_cost_probe.py width
     HF_HUB_OFFLINE=1 python scripts/verify_cost_probe.py context
+    HF_HUB_OFFLINE=1 python scripts/verify_cost_probe.py overlap
 """
 
 from __future__ import annotations
 
 import argparse
+import statistics
 import time
 from collections.abc import Callable
 from functools import partial
@@ -22,7 +28,8 @@ import torch
 
 from minedraft.bench.config import BenchConfig
 from minedraft.bench.harness import Bench
-from minedraft.bench.probe import WarmBatch
+from minedraft.bench.probe import WarmBatch, intra_op_threads, time_overlapped_steps, time_sequential_steps
+from minedraft.lanes import LanePair
 from minedraft.types import DraftBlock
 
 
@@ -66,15 +73,33 @@ def context(bench: Bench) -> None:
             warm.close()
 
 
+def overlap(bench: Bench) -> None:
+    lanes = LanePair("threads", intra_op_threads=1)
+    try:
+        for b in (1, 4, 8, 16, 32):
+            alone = WarmBatch(bench.engines, bench.prompts, b)
+            pair = [WarmBatch(bench.engines, bench.prompts, b) for _ in range(2)]
+            with intra_op_threads(1):
+                draft_alone, verify_alone = map(statistics.median, time_sequential_steps(alone, 2, 7))
+            draft_shared, verify_shared = map(statistics.median, time_overlapped_steps(pair, lanes, 2, 7))
+            print(f"b={b:2d}: draft {1000 * draft_alone:5.1f} ms alone, {1000 * draft_shared:5.1f} overlapped "
+                  f"({draft_shared / draft_alone:.2f}x); verify {1000 * verify_alone:5.1f} ms alone, "
+                  f"{1000 * verify_shared:5.1f} overlapped ({verify_shared / verify_alone:.2f}x)", flush=True)
+            for warm in (alone, *pair):
+                warm.close()
+    finally:
+        lanes.close()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("what", choices=("width", "context"))
+    parser.add_argument("what", choices=("width", "context", "overlap"))
     args = parser.parse_args()
     torch.set_num_threads(2)
     bench = Bench(BenchConfig(modes=("sd",), batch_sizes=(16,), ks=(2,), peers=False, calibrate=False,
                               progress=False, cooperative=False))
     with torch.inference_mode():
-        {"width": width, "context": context}[args.what](bench)
+        {"width": width, "context": context, "overlap": overlap}[args.what](bench)
 
 
 if __name__ == "__main__":

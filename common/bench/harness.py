@@ -296,11 +296,16 @@ class Bench:
         cfg = self.config
         if not cfg.calibrate:
             return []
+        # PSD's lane thread count is timed on the two lanes at once, as PSD runs; where it
+        # equals the sequential count, one sequential pass serves both.
+        lanes = cfg.equal_cores is not None and cfg.lane_threads != cfg.sequential_threads
         points = []
         for threads in sorted({cfg.sequential_threads, cfg.lane_threads}):
-            bar.set_description(f"calibrating T_draft, T_verify ({threads} thread{'s' * (threads > 1)})")
+            overlapped = lanes and threads == cfg.lane_threads
+            bar.set_description(f"calibrating T_draft, T_verify ({threads} thread{'s' * (threads > 1)}"
+                                f"{' per lane, lanes overlapped' if overlapped else ''})")
             points += probe.calibrate(self.engines, self.prompts, cfg.grid_batch_sizes, cfg.ks, threads,
-                                      reps=cfg.calibration_reps, tick=lambda: bar.update(1))
+                                      reps=cfg.calibration_reps, tick=lambda: bar.update(1), overlapped=overlapped)
         return points
 
     def _coop_setting(self) -> tuple[int, int] | None:

@@ -16,8 +16,9 @@ is the trial's decode tokens over the summed predicted durations, so occupancy (
 draining tail runs fewer requests than ``b``), acceptance and per-step k are inputs and
 the model is judged on time alone. Two models are applied:
 
-- ``calibration``: ``CostModel`` fitted to the isolated warm calls of the calibration
-  (``probe.calibrate``), at the step's intra-op thread count;
+- ``calibration``: ``CostModel`` fitted to the calibration's decode steps
+  (``probe.calibrate``: SD's, and PSD's on the two lanes), at the step's intra-op thread
+  count;
 - ``in_scheduler``: ``CostModel`` fitted to the decode steps of every *other*
   configuration (mode, b, k) of the same run, at the same thread count (leave one
   configuration out, so a row's own timings never predict it). Per-step overheads
@@ -113,8 +114,8 @@ class StepModel:
 
 
 def calibration_fits(calibration: Iterable[dict[str, Any]], overhead: float = 0.0) -> dict[int, CostModel]:
-    """One ``CostModel`` per intra-op thread count, fitted to the calibration's warm calls
-    (fastest of the reps); ``overhead``: PSD's per-step c."""
+    """One ``CostModel`` per intra-op thread count, fitted to the calibration's points
+    (median of the reps); ``overhead``: PSD's per-step c."""
     by_threads: dict[int, list[dict[str, Any]]] = {}
     for p in calibration:
         by_threads.setdefault(p["threads"], []).append(p)
@@ -189,7 +190,7 @@ def lines(table: list[dict[str, Any]]) -> list[str]:
     if not table:
         return []
     out = ["", f"Predicted against measured decode tok/s, each trial's own decode steps replayed (bar: within "
-               f"{TOLERANCE:.0%}; 'calibration': fitted to the isolated warm calls; 'in-scheduler': fitted to the "
+               f"{TOLERANCE:.0%}; 'calibration': fitted to the calibration's decode steps; 'in-scheduler': fitted to the "
                f"other configurations' decode steps):"]
 
     def cell(e: dict[str, Any], name: str) -> str:

@@ -3,8 +3,11 @@
 - ``calibrate``: T_draft(b, k, L) and T_verify(b, k, L), the inputs of the cost model, at
   two contexts L: the prompts as they are and lengthened by ``LONG_CONTEXT`` tokens, so
   that the fit can separate attention (which grows with L) from the rest. Requests are
-  prefilled once; every timed call then does steady-state work (the engines reuse the
-  cached committed prefix, so drafting feeds one token per step and verification k + 1).
+  prefilled once; the timed calls are then decode steps: each verification commits its
+  tokens, and the next draft call feeds them, right after a target forward, as in SD.
+  For PSD's lanes (``overlapped``) two batches of b take turns as in PSD: one is verified
+  on the target lane while the other is drafted on the draft lane, so that each call is
+  timed sharing the cores with the other lane's call, as it is in PSD.
 - ``cooperative_verification``: PSD runs acceptance on the target lane so that only token
   ids cross lanes. The naive split (MineDraft's code) materialises the processed
   full-vocabulary target distributions (probabilities and log-probabilities), hands them
@@ -74,6 +77,15 @@ class WarmBatch:
     def verify(self, block: DraftBlock) -> VerifyOutcome:
         return verify(block, self.engines.target.score(self.requests, block), self.requests)
 
+    def commit(self, outcome: VerifyOutcome) -> None:
+        """Append the emitted tokens and tell the engines, as a scheduler's commit does (no
+        stop conditions: these requests run for as long as they are timed)."""
+        for req, tokens in zip(self.requests, outcome.emitted):
+            req.output_ids.extend(tokens)
+        for engine in (self.engines.drafter, self.engines.target):
+            if engine is not None:
+                engine.on_verified(outcome)
+
     def close(self) -> None:
         for req in self.requests:
             for engine in (self.engines.drafter, self.engines.target):
@@ -94,41 +106,96 @@ def lengthened(prompts: Sequence[Sequence[int]], extra: int) -> list[list[int]]:
 def calibrate(engines: EnginePair, prompts: Sequence[Sequence[int]], batch_sizes: Sequence[int],
               ks: Sequence[int], threads: int | None, reps: int = 3,
               tick: Callable[[], None] | None = None,
-              contexts: Sequence[int] = CALIBRATION_CONTEXTS) -> list[dict[str, Any]]:
+              contexts: Sequence[int] = CALIBRATION_CONTEXTS, overlapped: bool = False) -> list[dict[str, Any]]:
     """Seconds of one drafting call (k tokens) and one verification (score k + 1 positions
     and apply the acceptance rule) per (batch, k) at each extra context of ``contexts``
-    (tokens added to the prompts); k = 0 is an AR step. Each point records ``context``, the
-    longest committed sequence of its batch."""
-    points = []
+    (tokens added to the prompts); k = 0 is an AR step. Each call is timed in a decode step
+    (``reps`` of them after one untimed): SD's sequence, or with ``overlapped`` (and
+    k > 0) PSD's, each lane on ``threads`` intra-op threads. Each point records
+    ``context``, the longest committed sequence of its batch at the first timed step, and
+    ``overlapped``."""
     ks = sorted({0, *ks}) if engines.drafter is not None else [0]
-    with intra_op_threads(threads), torch.inference_mode():
-        for b in batch_sizes:
-            for extra in contexts:
-                warm = WarmBatch(engines, lengthened(prompts, extra), b)
-                context = max(r.num_committed for r in warm.requests)
-                try:
-                    for k in ks:
-                        points.append({"threads": threads, "batch": b, "k": k, "context": context,
-                                       **_time_step(warm, k, reps)})
-                        if tick:
-                            tick()
-                finally:
-                    warm.close()
+    lanes = LanePair("threads", intra_op_threads=threads) if overlapped else None
+    points: list[dict[str, Any]] = []
+    try:
+        with intra_op_threads(threads), torch.inference_mode():
+            for b in batch_sizes:
+                for extra in contexts:
+                    points += _calibrate_batch(engines, lengthened(prompts, extra), b, ks, threads, reps, lanes, tick)
+    finally:
+        if lanes is not None:
+            lanes.close()
     return points
 
 
-def _time_step(warm: WarmBatch, k: int, reps: int) -> dict[str, float | None]:
-    """Fastest and median of ``reps`` calls. The cost model fits the fastest: the intrinsic
-    cost, least disturbed by other processes on a shared machine."""
-    out: dict[str, float | None] = {"t_draft": None, "t_draft_median": None}
-    block = DraftBlock.empty([r.request_id for r in warm.requests])
-    if k > 0:
-        warm.draft(k)  # one untimed call: the first one at a new size may allocate
-        times, block = _times(lambda: warm.draft(k), reps)
-        out.update(t_draft=min(times), t_draft_median=statistics.median(times))
-    times, _ = _times(lambda: warm.verify(block), reps)
-    out.update(t_verify=min(times), t_verify_median=statistics.median(times))
-    return out
+def _calibrate_batch(engines: EnginePair, prompts: Sequence[Sequence[int]], b: int, ks: Sequence[int],
+                     threads: int | None, reps: int, lanes: LanePair | None,
+                     tick: Callable[[], None] | None) -> list[dict[str, Any]]:
+    """The points of one batch size at one context: SD's steps, or PSD's on ``lanes``."""
+    pair = [WarmBatch(engines, prompts, b) for _ in range(1 if lanes is None else 2)]
+    points = []
+    try:
+        for k in ks:
+            context = max(r.num_committed for r in pair[0].requests)
+            if lanes is not None and k > 0:
+                drafts, verifies = time_overlapped_steps(pair, lanes, k, reps)
+            else:
+                drafts, verifies = time_sequential_steps(pair[0], k, reps)
+            points.append({"threads": threads, "batch": b, "k": k, "context": context,
+                           "overlapped": lanes is not None and k > 0,
+                           **_summary("t_draft", drafts), **_summary("t_verify", verifies)})
+            if tick:
+                tick()
+    finally:
+        for warm in pair:
+            warm.close()
+    return points
+
+
+def _summary(name: str, times: list[float]) -> dict[str, float | None]:
+    """Median (fitted: the cost model predicts decode throughput, which pays the typical
+    step, not the luckiest) and fastest (``_min``)."""
+    if not times:
+        return {name: None, f"{name}_min": None}
+    return {name: statistics.median(times), f"{name}_min": min(times)}
+
+
+def _timed(fn: Callable[..., Any], *args: Any) -> tuple[Any, float]:
+    """``fn(*args)`` and its seconds; inference mode is per thread, so lanes need their own."""
+    with torch.inference_mode():
+        t0 = time.perf_counter()
+        result = fn(*args)
+        return result, time.perf_counter() - t0
+
+
+def time_sequential_steps(warm: WarmBatch, k: int, reps: int) -> tuple[list[float], list[float]]:
+    """SD's steps (AR's at k = 0): draft, verify, commit. The first is untimed: the first
+    call at a new size may allocate."""
+    drafts, verifies = [], []
+    for _ in range(reps + 1):
+        block, t_draft = _timed(warm.draft, k) if k > 0 else (DraftBlock.empty([r.request_id for r in warm.requests]), 0.0)
+        outcome, t_verify = _timed(warm.verify, block)
+        warm.commit(outcome)
+        drafts.append(t_draft)
+        verifies.append(t_verify)
+    return (drafts[1:] if k > 0 else []), verifies[1:]
+
+
+def time_overlapped_steps(pair: list[WarmBatch], lanes: LanePair, k: int, reps: int) -> tuple[list[float], list[float]]:
+    """PSD's steps on its two lanes: verify one batch's drafts while drafting the other's,
+    commit, swap. The first is untimed."""
+    verified, drafted = pair
+    block = verified.draft(k)
+    drafts, verifies = [], []
+    for _ in range(reps + 1):
+        verifying = lanes.target.submit("verify", _timed, verified.verify, block)
+        drafting = lanes.draft.submit("draft", _timed, drafted.draft, k)
+        (outcome, t_verify), (block, t_draft) = verifying.result(), drafting.result()
+        verified.commit(outcome)
+        verified, drafted = drafted, verified
+        drafts.append(t_draft)
+        verifies.append(t_verify)
+    return drafts[1:], verifies[1:]
 
 
 def _handoff_probs(target: Any, requests: Sequence[RequestState],

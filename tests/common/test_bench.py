@@ -386,6 +386,53 @@ def test_bench_predictions_and_cooperative_verification(tiny_run):
         assert case["bytes_cooperative"] <= 8 * (rows + b)  # token ids only
 
 
+
+CALIBRATION_PROMPTS = [[5, 9, 14, 3, 27, 8], [40, 2, 61, 7]]
+
+
+def test_calibration_times_decode_steps_that_commit(engine_pair):
+    """Each timed call is a decode step: verifications commit, so the next call works on a
+    longer sequence (an AR step commits exactly one token per request)."""
+    from minedraft.bench.probe import calibrate
+
+    reps = 2
+    for overlapped in (False, True):
+        points = calibrate(engine_pair, CALIBRATION_PROMPTS, [2], [2], threads=1, reps=reps, contexts=(0,),
+                           overlapped=overlapped)
+        by_k = {p["k"]: p for p in points}
+        assert by_k[2]["context"] == by_k[0]["context"] + reps + 1  # k = 0 ran reps + 1 AR steps first
+        assert by_k[0]["t_draft"] is None and by_k[2]["t_draft"] > 0 and by_k[2]["t_verify"] > 0
+        assert [by_k[0]["overlapped"], by_k[2]["overlapped"]] == [False, overlapped]
+
+
+def test_overlapped_calibration_runs_psd_steps_on_the_target_s_greedy_path(engine_pair):
+    """The lanes' calibration takes PSD's turns (one verification on the target lane and one
+    draft call on the draft lane per step), and both batches commit exactly AR's tokens."""
+    from minedraft.bench.probe import WarmBatch, time_overlapped_steps, time_sequential_steps
+    from minedraft.lanes import LanePair
+
+    reps = 5
+    pair = [WarmBatch(engine_pair, CALIBRATION_PROMPTS, 2) for _ in range(2)]
+    lanes = LanePair("threads", intra_op_threads=1)
+    try:
+        with torch.inference_mode():
+            drafts, verifies = time_overlapped_steps(pair, lanes, 2, reps)
+    finally:
+        lanes.close()
+    assert len(drafts) == len(verifies) == reps
+    assert [iv.label for iv in lanes.target.intervals] == ["verify"] * (reps + 1)
+    assert [iv.label for iv in lanes.draft.intervals] == ["draft"] * (reps + 1)
+    reference = WarmBatch(engine_pair, CALIBRATION_PROMPTS, 2)
+    with torch.inference_mode():
+        time_sequential_steps(reference, 0, 3 * (reps + 1))  # AR: one token per step
+    for warm in pair:
+        for req, ar in zip(warm.requests, reference.requests):
+            assert req.output_ids and req.output_ids == ar.output_ids[: len(req.output_ids)]
+    # the batches take turns: each was verified (reps + 1) / 2 times, at least one token each
+    assert all(len(r.output_ids) >= (reps + 1) // 2 for warm in pair for r in warm.requests)
+    for warm in (*pair, reference):
+        warm.close()
+
 def test_report_and_compare_render_a_real_run(tiny_run, tmp_path):
     from minedraft.bench.report import render
 
