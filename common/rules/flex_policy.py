@@ -454,6 +454,7 @@ class FlexPolicy:
         self._check: SwitchCheck | None = None  # the last switch between modes, until judged
         self._barred: tuple[str, int] | None = None  # (mode, bucket) a reverted switch went to
         self._capped_out: str | None = None  # the draft mode left for AR when its every cap fell to 0
+        self.last_length: dict[str, int] = {}  # the draft length each mode was last decided at
         self._probing: str | None = None  # the mode of the last probe, until its step is noted
         self._probe_again: str | None = None  # a probe whose draft caught up: run it once more
         # Costs and step predictions already computed in the decision under way (None outside
@@ -729,6 +730,7 @@ class FlexPolicy:
             else self._probe_length(scores, n)
 
         def decision(chosen: tuple[str, int], reason: str) -> Decision:
+            self.last_length[chosen[0]] = chosen[1]
             return Decision(*chosen, reason, per_mode, caps[chosen] or {}, expected=expected[chosen], running=n,
                             expected_seconds=steps[chosen][1])
 
@@ -801,16 +803,19 @@ class FlexPolicy:
         return check.left
 
     def _step_towards(self, best: tuple[str, int], scores: dict[tuple[str, int], float]) -> tuple[str, int]:
-        """Within the running mode the draft length moves one candidate at a time towards the
-        best: with lengths priced on the fast estimate (0.9 decay), a streak of accepted
-        drafts passed the hysteresis and at 1 in flight took k from 2 to 5 or 6 just as the
-        streak ended; a single step is the smaller mistake whatever the estimate. Another mode
-        is entered at its best length."""
+        """The draft length moves one candidate at a time towards the best, from the running
+        one or, entering another mode, from the length that mode was last decided at: with
+        lengths priced on the fast estimate (0.9 decay), a streak of accepted drafts passed
+        the hysteresis and at 1 in flight took k from 2 to 5 or 6 just as the streak ended,
+        and a new request's two fully accepted probe drafts took SD in at k = 8 from a probe
+        at 3; a single step is the smaller mistake whatever the estimate. A mode never
+        decided before is entered at its best length."""
         assert self.current is not None
-        if best[0] != self.current[0]:
+        start = self.current[1] if best[0] == self.current[0] else self.last_length.get(best[0])
+        if start is None:
             return best
         ks = sorted(k for m, k in scores if m == best[0])
-        here = nearest_index(ks, self.current[1])
+        here = nearest_index(ks, start)
         if ks[here] == best[1]:
             return best
         return best[0], ks[here + (1 if best[1] > ks[here] else -1)]

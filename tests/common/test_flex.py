@@ -204,6 +204,21 @@ def test_a_streak_of_accepted_drafts_moves_the_caps_estimate_not_the_price_of_k(
     assert fast.decide(ids).k > 2
 
 
+def test_a_mode_is_entered_one_length_from_where_it_was_last_decided():
+    """Switching into a draft mode moves its length one candidate from the one it last ran at
+    (a probe's, say), as within a mode: two fully accepted probe drafts of a new request must
+    not take SD in at the longest draft. A mode never decided before enters at its best."""
+    model = table(0.001, 0.0002, 0.01, 0.0002, 0.0004)
+    ks, ids = (1, 2, 3, 4, 6, 8), (["r"], [])
+    policy = exact(0.93, ks, model)  # alpha 0.93: SD's best length is the longest
+    policy.current = ("ar", 0)
+    policy.last_length["sd"] = 3
+    assert (lambda d: (d.mode, d.k, d.reason))(policy.decide(ids)) == ("sd", 4, "switch")
+    fresh = exact(0.93, ks, model)
+    fresh.current = ("ar", 0)
+    assert (lambda d: (d.mode, d.k))(fresh.decide(ids)) == ("sd", 8)
+
+
 def test_confidence_stops_shorten_the_modelled_drafts():
     tracker = AcceptanceTracker(decay=1.0)
     for _ in range(100):  # asked for 6, stopped after 2: continuation gamma = 1 / 2
