@@ -171,9 +171,10 @@ def _timed(fn: Callable[..., Any], *args: Any) -> tuple[Any, float]:
 def time_sequential_steps(warm: WarmBatch, k: int, reps: int) -> tuple[list[float], list[float]]:
     """SD's steps (AR's at k = 0): draft, verify, commit. The first is untimed: the first
     call at a new size may allocate."""
+    empty = DraftBlock.empty([r.request_id for r in warm.requests])
     drafts, verifies = [], []
     for _ in range(reps + 1):
-        block, t_draft = _timed(warm.draft, k) if k > 0 else (DraftBlock.empty([r.request_id for r in warm.requests]), 0.0)
+        block, t_draft = _timed(warm.draft, k) if k > 0 else (empty, 0.0)
         outcome, t_verify = _timed(warm.verify, block)
         warm.commit(outcome)
         drafts.append(t_draft)

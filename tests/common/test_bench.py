@@ -386,7 +386,6 @@ def test_bench_predictions_and_cooperative_verification(tiny_run):
         assert case["bytes_cooperative"] <= 8 * (rows + b)  # token ids only
 
 
-
 CALIBRATION_PROMPTS = [[5, 9, 14, 3, 27, 8], [40, 2, 61, 7]]
 
 
@@ -432,6 +431,7 @@ def test_overlapped_calibration_runs_psd_steps_on_the_target_s_greedy_path(engin
     assert all(len(r.output_ids) >= (reps + 1) // 2 for warm in pair for r in warm.requests)
     for warm in (*pair, reference):
         warm.close()
+
 
 def test_report_and_compare_render_a_real_run(tiny_run, tmp_path):
     from minedraft.bench.report import render
