@@ -64,6 +64,16 @@ def expected_tokens(alpha: float, k: int, gamma: float = 1.0) -> float:
     return 1.0 + alpha * geometric_sum(gamma * alpha, k)
 
 
+def expected_tokens_each(alpha: np.ndarray, k: int | np.ndarray, gamma: np.ndarray) -> np.ndarray:
+    """``expected_tokens`` elementwise, broadcasting alpha, k and gamma against each other
+    (e.g. alpha, gamma [n, 1] and k [1, m] give [n, m]): the flex policy prices every draft
+    length over every running request at each step."""
+    x = gamma * alpha
+    near_one = np.abs(1.0 - x) < 1e-12  # the geometric sum is k there
+    denominator = np.where(near_one, 1.0, 1.0 - x)
+    return 1.0 + alpha * np.where(near_one, k, (1.0 - x**k) / denominator)
+
+
 def alpha_from_tokens(tokens_per_step: float, k: int, tol: float = 1e-9) -> float:
     """Invert E[tau]: the i.i.d. acceptance alpha whose E[tau](alpha, k) equals the measured
     tokens per verification (clamped to [0, 1]; E[tau] is increasing in alpha)."""

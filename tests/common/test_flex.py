@@ -178,6 +178,10 @@ def test_per_request_acceptance_enters_the_prediction():
     assert policy.predict("sd", 4, (["a"], ["b"])) == pytest.approx(want)
     # Not the same as the prediction at the mean alpha (E[tau] is convex in alpha here).
     assert want != pytest.approx(2 * expected_tokens(sum(alphas) / 2, 4) / step, rel=1e-3)
+    # Per-request caps below k: each request's tokens at its own cap, the width the longest.
+    tokens, seconds = policy.predict_step("sd", 4, (["a"], ["b"]), {"a": 2, "b": 0})
+    assert tokens == pytest.approx(expected_tokens(alphas[0], 2) + 1.0)
+    assert seconds == pytest.approx(model.t_draft(1, 2) + model.t_verify(2, 2))
 
 
 def test_a_streak_of_accepted_drafts_moves_the_caps_estimate_not_the_price_of_k():

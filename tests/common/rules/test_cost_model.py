@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import random
 
+import numpy as np
 import pytest
 
 from minedraft.rules.cost_model import (
@@ -13,6 +14,7 @@ from minedraft.rules.cost_model import (
     _fit,
     alpha_from_tokens,
     expected_tokens,
+    expected_tokens_each,
     psd_speedup_bound,
     psd_wins,
 )
@@ -49,6 +51,17 @@ def test_expected_tokens_closed_form():
         assert expected_tokens(alpha, k) == pytest.approx(sum(alpha**i for i in range(k + 1)))
     with pytest.raises(ValueError, match="alpha"):
         expected_tokens(1.5, 2)
+
+
+def test_expected_tokens_each_matches_the_scalar_formula_cell_by_cell():
+    alpha = np.array([0.0, 0.3, 0.8, 1.0, 1.0, 0.6])[:, None]  # [6, 1]
+    gamma = np.array([1.0, 1.0, 0.5, 1.0, 0.7, 0.0])[:, None]  # [6, 1]; gamma * alpha = 1 in row 3
+    ks = np.arange(9)[None, :]  # [1, 9]
+    table = expected_tokens_each(alpha, ks, gamma)  # [6, 9]
+    assert table.shape == (6, 9)
+    for i, k in itertools.product(range(6), range(9)):
+        assert table[i, k] == pytest.approx(expected_tokens(alpha[i, 0], k, gamma[i, 0]), rel=1e-12)
+    assert table[3, 8] == 9.0 and (table[:, 0] == 1.0).all()
 
 
 @pytest.mark.parametrize("alpha,k", [(0.1, 2), (0.4, 4), (0.75, 6), (0.9, 3)])
