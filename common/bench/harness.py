@@ -242,9 +242,12 @@ class Bench:
         bar = _progress(cfg.progress, self._total_units())
         try:
             self._warmup(bar)
-            calibration = self._calibrate(bar)
+            calibration, rounds = self._calibrate(bar, 0), {0}
             trials = []
             for order, spec in enumerate(self.trials):
+                if cfg.recalibrate and spec.rep not in rounds:  # the repetition's first trial
+                    calibration += self._calibrate(bar, spec.rep)
+                    rounds.add(spec.rep)
                 bar.set_description(f"{spec.mode} b={spec.batch_size} k={spec.k} rep={spec.rep}")
                 record = self.run_trial(spec)
                 record["order"] = order
@@ -268,7 +271,7 @@ class Bench:
         if cfg.calibrate:
             per = len(cfg.grid_batch_sizes) * (len(set(cfg.ks) | {0}) if self.engines.drafter is not None else 1)
             per *= len(probe.CALIBRATION_CONTEXTS)
-            calib = per * len({cfg.sequential_threads, cfg.lane_threads})
+            calib = per * len({cfg.sequential_threads, cfg.lane_threads}) * (cfg.repeats if cfg.recalibrate else 1)
         return warm + calib + len(self.trials) + (1 if self._coop_setting() else 0)
 
     def _warmup(self, bar: Any) -> None:
@@ -292,7 +295,8 @@ class Bench:
             return []
         return [s for s in self.trials if s.mode == "flex" and s.kind == "scheduler" and s.rep == 0]
 
-    def _calibrate(self, bar: Any) -> list[dict[str, Any]]:
+    def _calibrate(self, bar: Any, rep: int) -> list[dict[str, Any]]:
+        """Calibration points, each tagged ``round``: the repetition whose trials follow it."""
         cfg = self.config
         if not cfg.calibrate:
             return []
@@ -306,7 +310,7 @@ class Bench:
                                 f"{' per lane, lanes overlapped' if overlapped else ''})")
             points += probe.calibrate(self.engines, self.prompts, cfg.grid_batch_sizes, cfg.ks, threads,
                                       reps=cfg.calibration_reps, tick=lambda: bar.update(1), overlapped=overlapped)
-        return points
+        return [{**p, "round": rep} for p in points]
 
     def _coop_setting(self) -> tuple[int, int] | None:
         cfg = self.config

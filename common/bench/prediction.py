@@ -18,7 +18,8 @@ the model is judged on time alone. Two models are applied:
 
 - ``calibration``: ``CostModel`` fitted to the calibration's decode steps
   (``probe.calibrate``: SD's, and PSD's on the two lanes), at the step's intra-op thread
-  count;
+  count; with ``--recalibrate``, to the calibration taken just before the trial's
+  repetition (points carry their ``round``, the repetition that followed them);
 - ``in_scheduler``: ``CostModel`` fitted to the decode steps of every *other*
   configuration (mode, b, k) of the same run, at the same thread count (leave one
   configuration out, so a row's own timings never predict it). Per-step overheads
@@ -32,7 +33,7 @@ Rows are medians over repetitions; prefill steps are left out as in ``decode tok
 from __future__ import annotations
 
 import statistics
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -122,6 +123,22 @@ def calibration_fits(calibration: Iterable[dict[str, Any]], overhead: float = 0.
     return {t: CostModel.from_measurements(ps, overhead=overhead) for t, ps in by_threads.items()}
 
 
+def calibration_rounds(calibration: Iterable[dict[str, Any]], overhead: float = 0.0) -> Callable[[int], StepModel]:
+    """The calibration's fits by repetition: the fit of the latest round taken before
+    repetition ``rep`` (points without a ``round``, from files before it: round 0)."""
+    by_round: dict[int, list[dict[str, Any]]] = {}
+    for p in calibration:
+        by_round.setdefault(p.get("round", 0), []).append(p)
+    models = {r: StepModel(calibration_fits(ps), overlapped_overhead=overhead) for r, ps in by_round.items()}
+    empty = StepModel({}, overlapped_overhead=overhead)
+
+    def fit(rep: int) -> StepModel:
+        taken = [r for r in models if r <= rep]
+        return models[max(taken)] if taken else empty
+
+    return fit
+
+
 def fit_steps(steps: Iterable[Step]) -> StepModel:
     """Fits to in-scheduler decode steps: verifications and draft calls per thread count,
     overheads as medians."""
@@ -166,16 +183,17 @@ def prediction_table(trials: list[dict[str, Any]], calibration: Iterable[dict[st
     for t in runs:
         if steps[id(t)]:
             groups.setdefault(_key(t), []).append(t)
-    fits = {"calibration": StepModel(calibration_fits(calibration), overlapped_overhead=overhead)}
+    calibrated = calibration_rounds(calibration, overhead)
     out = []
     for key, members in groups.items():
-        fits["in_scheduler"] = fit_steps(s for t in runs if _key(t) != key for s in steps[id(t)])
+        left_out = fit_steps(s for t in runs if _key(t) != key for s in steps[id(t)])
         entry: dict[str, Any] = {"mode": key[0], "batch_size": key[1], "k": key[2],
                                  "concurrency": members[0]["concurrency"]}
         measured = [sum(s.emitted for s in steps[id(t)]) / sum(s.duration for s in steps[id(t)]) for t in members]
         entry["measured_decode"] = statistics.median(measured)
         for name in MODELS:
-            rates = [predicted_decode_rate(fits[name], steps[id(t)]) for t in members]
+            rates = [predicted_decode_rate(calibrated(t.get("rep", 0)) if name == "calibration" else left_out,
+                                           steps[id(t)]) for t in members]
             pred = statistics.median(rates) if all(r is not None for r in rates) else None
             ratio = pred / entry["measured_decode"] if pred is not None else None
             entry[name] = {"predicted": pred, "ratio": ratio,
@@ -185,12 +203,14 @@ def prediction_table(trials: list[dict[str, Any]], calibration: Iterable[dict[st
     return out
 
 
-def lines(table: list[dict[str, Any]]) -> list[str]:
-    """The table as report lines."""
+def lines(table: list[dict[str, Any]], per_repetition: bool = False) -> list[str]:
+    """The table as report lines; ``per_repetition``: the calibration was taken again before
+    each repetition (``--recalibrate``)."""
     if not table:
         return []
+    which = "the calibration's decode steps" + (", the one taken before the trial's repetition" if per_repetition else "")
     out = ["", f"Predicted against measured decode tok/s, each trial's own decode steps replayed (bar: within "
-               f"{TOLERANCE:.0%}; 'calibration': fitted to the calibration's decode steps; 'in-scheduler': fitted to the "
+               f"{TOLERANCE:.0%}; 'calibration': fitted to {which}; 'in-scheduler': fitted to the "
                f"other configurations' decode steps):"]
 
     def cell(e: dict[str, Any], name: str) -> str:

@@ -59,7 +59,9 @@ def result_rows(results: dict[str, Any]) -> list[list[str]]:
 
 
 def _cost_lines(cm: dict[str, Any]) -> list[str]:
-    lines = ["", "Cost model (docs/theory.md), fitted to the calibration:"]
+    rounds = len({p.get("round", 0) for p in cm["calibration"]})
+    pooled = f" ({rounds} rounds, one before each repetition, pooled)" if rounds > 1 else ""
+    lines = ["", f"Cost model (docs/theory.md), fitted to the calibration{pooled}:"]
     for threads, c in cm["fits"].items():
         draft = (f"{_ms(c['d0'])} + {_ms(c['d1'])}*b" if c.get("b_knot") is None else
                  f"{_ms(c['d0'])} + {_ms(c['d1'])}*min(b,{c['b_knot']:g}) + {_ms(c['d2'])}*max(0,b-{c['b_knot']:g})")
@@ -173,7 +175,7 @@ def render(results: dict[str, Any]) -> str:
         replayed = cm.get("prediction")
         if replayed is None:  # files from before the per-trial replay
             replayed = prediction.prediction_table(results["trials"], cm["calibration"], cm["threads"], cm["overhead"])
-        out += prediction.lines(replayed)
+        out += prediction.lines(replayed, per_repetition=len({p.get("round", 0) for p in cm["calibration"]}) > 1)
     if results.get("flex_bar"):
         out += _flex_lines(results["flex_bar"])
     if results["cooperative_verification"]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from minedraft.bench.prediction import decode_steps, fit_steps, lines, prediction_table
+from minedraft.bench.prediction import calibration_rounds, decode_steps, fit_steps, lines, prediction_table
 
 THREADS = {"ar": 2, "sd": 2, "psd": 1}
 
@@ -74,6 +74,24 @@ def test_exact_laws_are_predicted_exactly_by_both_models():
     # the calibration carries no sequential overhead: within 10%, not exact
     assert all(e["calibration"]["within_tolerance"] for e in table)
     assert "within 10%, in-scheduler: 15 of 15" in "\n".join(lines(table))
+
+
+def test_each_repetition_is_predicted_from_the_calibration_taken_before_it():
+    """With --recalibrate the machine may run 1.5x slower from the second repetition on: the
+    calibration taken before it saw that, and predicts those trials; the first calibration
+    alone misses every row."""
+    trials = [_trial(m, b, 2, slow=1.5 if r else 1.0, rep=r) for m in ("ar", "sd", "psd") for b in (1, 2, 4, 8, 16)
+              for r in range(2)]
+    slower = [{**p, "t_draft": p["t_draft"] and 1.5 * p["t_draft"], "t_verify": 1.5 * p["t_verify"], "round": 1}
+              for p in _calibration()]
+    per_repetition = prediction_table(trials, [{**p, "round": 0} for p in _calibration()] + slower, THREADS,
+                                      overhead=PSD_OVERHEAD)
+    first_only = prediction_table(trials, _calibration(), THREADS, overhead=PSD_OVERHEAD)
+    assert all(e["calibration"]["within_tolerance"] for e in per_repetition)
+    assert not any(e["calibration"]["within_tolerance"] for e in first_only)
+    assert "the one taken before the trial's repetition" in "\n".join(lines(per_repetition, per_repetition=True))
+    fit = calibration_rounds([{**p, "round": 1} for p in _calibration()])
+    assert fit(0).models == {} and fit(3).models.keys() == {1, 2}  # the latest round taken before the repetition
 
 
 def test_a_rows_own_timings_never_predict_it():
