@@ -378,6 +378,9 @@ class MeasuredCells:
         self.weight = weight
         self.seconds: dict[tuple[str, str, int, int], float] = {}
         self.counts: dict[tuple[str, str, int, int], int] = {}
+        # The batch sizes measured per (family, kind, length): the lookups across batch sizes
+        # run in every decision, over the 100-200 cells a run fills.
+        self.batches: dict[tuple[str, str, int], set[int]] = {}
 
     @staticmethod
     def key(family: str, kind: str, batch: int, length: float) -> tuple[str, str, int, int] | None:
@@ -397,6 +400,7 @@ class MeasuredCells:
         old = self.seconds.get(key, seconds)
         self.seconds[key] = seconds if n <= 1 else old + self.weight * (seconds - old)
         self.counts[key] = n + 1
+        self.batches.setdefault((family, kind, key[3]), set()).add(batch)
 
     def thin(self, family: str, kind: str, batch: int, length: float) -> bool:
         """No cell at this length whose batch is within ``NEAR_BATCH`` of ``batch`` has more
@@ -404,8 +408,8 @@ class MeasuredCells:
         key = self.key(family, kind, batch, length)
         if key is None:
             return False
-        return not any(n >= 2 and (f, kd, w) == (family, kind, key[3]) and near_batch(b, batch)
-                       for (f, kd, b, w), n in self.counts.items())
+        return not any(self.counts[family, kind, b, key[3]] >= 2 and near_batch(b, batch)
+                       for b in self.batches.get((family, kind, key[3]), ()))
 
     def get(self, family: str, kind: str, batch: int, length: float, min_obs: int) -> float | None:
         key = self.key(family, kind, batch, length)
@@ -419,8 +423,9 @@ class MeasuredCells:
         key = self.key(family, kind, batch, length)
         if min_obs < 1 or key is None:
             return None
-        found = [(abs(math.log(b / batch)), b, sec) for (f, kd, b, n), sec in self.seconds.items()
-                 if (f, kd, n) == (family, kind, key[3]) and self.counts[f, kd, b, n] >= min_obs]
+        width = key[3]
+        found = [(abs(math.log(b / batch)), b, self.seconds[family, kind, b, width])
+                 for b in self.batches.get((family, kind, width), ()) if self.counts[family, kind, b, width] >= min_obs]
         return min(found)[1:] if found else None
 
 
