@@ -60,8 +60,9 @@ class BenchConfig:
     calibration_reps: int = 5
     # Calibrate again before every repetition (one calibration per repetition of the grid),
     # and predict each trial from the calibration just before it: the machine's speed drifts
-    # over minutes on a shared host, and one calibration taken first misses the later trials.
-    recalibrate: bool = False
+    # over minutes on a shared host, and one calibration taken first missed the later
+    # trials by 10-24% in two of three runs (docs/flex.md). Only with ``calibrate``.
+    recalibrate: bool = True
     warmup: bool = True
     # Flex learns its costs online. Before its timed trials, one untimed full-length flex
     # trial per (b, k) lets the policy learn, as a long-running server does once; that
@@ -99,8 +100,6 @@ class BenchConfig:
                      "sequential_threads",
                      "timeline_steps"):
             require_int(name, getattr(self, name), 1)
-        if self.recalibrate and not self.calibrate:
-            raise InvalidInputError("recalibrate=True needs calibrate=True, got calibrate=False")
         require_number("temperature", self.temperature, 0)
         require_number("max_new_tokens_spread", self.max_new_tokens_spread, 0, 1, high_open=True)
         if not self.modes:

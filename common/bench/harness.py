@@ -245,7 +245,7 @@ class Bench:
             calibration, rounds = self._calibrate(bar, 0), {0}
             trials = []
             for order, spec in enumerate(self.trials):
-                if cfg.recalibrate and spec.rep not in rounds:  # the repetition's first trial
+                if cfg.calibrate and cfg.recalibrate and spec.rep not in rounds:  # the repetition's first trial
                     calibration += self._calibrate(bar, spec.rep)
                     rounds.add(spec.rep)
                 bar.set_description(f"{spec.mode} b={spec.batch_size} k={spec.k} rep={spec.rep}")

@@ -59,9 +59,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="skip the cooperative-verification micro-measurement")
     p.add_argument("--no-calibrate", dest="calibrate", action="store_false", default=None,
                    help="skip timing T_draft/T_verify (no predictions)")
-    p.add_argument("--recalibrate", action="store_true", default=None,
-                   help="calibrate again before every repetition and predict each trial from the calibration "
-                        "just before it (the machine's speed drifts; costs one calibration per repetition)")
+    p.add_argument("--no-recalibrate", dest="recalibrate", action="store_false", default=None,
+                   help="calibrate once, before the first repetition, instead of before every repetition (each "
+                        "trial is otherwise predicted from the calibration just before it)")
     p.add_argument("--no-warmup", dest="warmup", action="store_false", default=None)
     p.add_argument("--no-flex-learning", dest="flex_learning", action="store_false", default=None,
                    help="time flex from a cold policy (no untimed learning trial per b, k)")

@@ -310,8 +310,8 @@ def test_cli_presets():
     custom = config_from_args(build_parser().parse_args(["bench", "--modes", "sd,psd", "-k", "3", "--no-peers",
                                                          "--max-new-tokens-spread", "0.25"]))
     assert (custom.modes, custom.ks, custom.peers, custom.max_new_tokens_spread) == (("sd", "psd"), (3,), False, 0.25)
-    assert not custom.recalibrate
-    assert config_from_args(build_parser().parse_args(["bench", "--recalibrate"])).recalibrate
+    assert custom.recalibrate
+    assert not config_from_args(build_parser().parse_args(["bench", "--no-recalibrate"])).recalibrate
 
 
 # -- end to end -----------------------------------------------------------------------------------
@@ -489,15 +489,14 @@ def test_bench_without_a_draft_runs_ar_and_plain_generate(tmp_path):
     assert load(tmp_path / "results.json")["config"]["peers_run"] == ["hf_generate"]
 
 
-def test_recalibrate_calibrates_before_every_repetition_and_tags_the_rounds(tmp_path, monkeypatch):
+def test_the_bench_calibrates_before_every_repetition_and_tags_the_rounds(tmp_path, monkeypatch):
     from minedraft.bench import harness
     from minedraft.bench.report import render
 
     torch.set_num_threads(1)
     engines = build_pair(tiny_llama(layers=2, hidden=64, seed=0), None, max_batch_size=2)
     config = BenchConfig(target="tiny-target", draft=None, modes=("ar",), batch_sizes=(1, 2), repeats=2,
-                         max_new_tokens=3, calibration_reps=1, out_dir=str(tmp_path), progress=False, peers=False,
-                         recalibrate=True)
+                         max_new_tokens=3, calibration_reps=1, out_dir=str(tmp_path), progress=False, peers=False)
     log: list[str] = []
     calibrate, run_trial = harness.probe.calibrate, harness.Bench.run_trial
     monkeypatch.setattr(harness.probe, "calibrate", lambda *a, **kw: log.append("calibrate") or calibrate(*a, **kw))
@@ -511,8 +510,10 @@ def test_recalibrate_calibrates_before_every_repetition_and_tags_the_rounds(tmp_
     by_round = [sorted((p["batch"], p["k"], p["context"]) for p in points if p["round"] == r) for r in (0, 1)]
     assert by_round[0] == by_round[1] and len(by_round[0]) == len(points) // 2
     assert "fitted to the calibration (2 rounds, one before each repetition, pooled)" in render(results)
-    with pytest.raises(InvalidInputError, match="recalibrate"):
-        replace(config, calibrate=False)
+    log.clear()
+    once = run_bench(replace(config, recalibrate=False, out_dir=str(tmp_path / "once")), engines=engines)
+    assert [e for e in log if e != "rep -1"].count("calibrate") == timed.count("calibrate") // 2
+    assert {p["round"] for p in once["cost_model"]["calibration"]} == {0}
 
 
 def test_bench_with_spread_output_lengths_does_the_same_work_in_every_mode(tmp_path):
