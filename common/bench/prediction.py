@@ -18,8 +18,8 @@ the model is judged on time alone. Two models are applied:
 
 - ``calibration``: ``CostModel`` fitted to the calibration's decode steps
   (``probe.calibrate``: SD's, and PSD's on the two lanes), at the step's intra-op thread
-  count; with ``--recalibrate``, to the calibration taken just before the trial's
-  repetition (points carry their ``round``, the repetition that followed them);
+  count, the calibration taken just before the trial's repetition (points carry their
+  ``round``, the repetition that followed them; one round with ``--no-recalibrate``);
 - ``in_scheduler``: ``CostModel`` fitted to the decode steps of every *other*
   configuration (mode, b, k) of the same run, at the same thread count (leave one
   configuration out, so a row's own timings never predict it). Per-step overheads
@@ -205,7 +205,7 @@ def prediction_table(trials: list[dict[str, Any]], calibration: Iterable[dict[st
 
 def lines(table: list[dict[str, Any]], per_repetition: bool = False) -> list[str]:
     """The table as report lines; ``per_repetition``: the calibration was taken again before
-    each repetition (``--recalibrate``)."""
+    each repetition (the default; not with ``--no-recalibrate``)."""
     if not table:
         return []
     which = "the calibration's decode steps" + (", the one taken before the trial's repetition" if per_repetition else "")
