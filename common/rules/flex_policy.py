@@ -43,8 +43,10 @@ anything (the verify fit needs two distinct k to separate per-position from per-
 cost). Until a mode has run its warm-up plan (k0 = ``num_speculative_tokens``; ``psd``: k0, k_alt, k_alt, so that the
 overlapped verify fit sees drafts of two lengths, since a PSD step verifies what the step
 before drafted; ``sd``: k0, k_alt; ``ar``: one step; k_alt = k0 // 2, or 2 for k0 = 1), it
-is run next, in the order psd, sd, ar. Plan steps count once measured: a step whose
-verification included a prompt's prefill is not (at most 2 x plan + 2 tries). Afterwards a mode other than the current one is
+is run next, in the order psd, sd, ar, and on until its family holds the measurements its
+prediction needs. Plan steps count once measured: a step whose verification included a
+prompt's prefill is not, nor a draft call that first caught up on tokens committed while
+the drafter sat idle (at most 2 x plan + 2 tries). Afterwards a mode other than the current one is
 probed for one step when it is predicted within ``explore_gap`` of the best and was either
 never run at a batch size within a factor 1.5 of the present one (the fit would be an
 extrapolation) or not run for ``explore_every`` decisions (costs drift); a probe whose
@@ -763,9 +765,13 @@ class FlexPolicy:
                 mode = "sd"
             return Decision(mode, 0 if mode == "ar" else max(k, 1), "schedule")
         for mode in eligible:
+            # A plan run but not measured (a draft that first caught up on tokens committed
+            # while the drafter sat idle is not timed) is run on: an unmeasured mode is never
+            # a candidate, and SD stayed out of a whole run at 4 in flight that way.
             plan = self.warmup_plan[mode]
-            if s.warmup and self.runs[mode] < len(plan) and self.attempts[mode] < 2 * len(plan) + 2:
-                return Decision(mode, plan[self.runs[mode]], "warmup")
+            unfinished = self.runs[mode] < len(plan) or not self.usable(mode)
+            if s.warmup and unfinished and self.attempts[mode] < 2 * len(plan) + 2:
+                return Decision(mode, plan[self.runs[mode] % len(plan)], "warmup")
         eligible = [m for m in eligible if self.usable(m)]
         if not eligible:  # nothing measured yet (warm-up cut short): plain SD, which measures both
             return Decision("sd", self.num_speculative_tokens, "unmeasured")

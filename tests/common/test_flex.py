@@ -11,6 +11,7 @@ import pytest
 from minedraft import InvalidInputError
 from minedraft.rules.cost_model import CostModel, expected_tokens
 from minedraft.rules.flex_policy import (
+    FAMILY,
     AcceptanceTracker,
     Decision,
     FlexPolicy,
@@ -319,6 +320,30 @@ def test_warmup_counts_measured_steps_and_skips_psd_without_two_sub_batches():
         d = unmeasurable.decide((["only"], []))
         unmeasurable.note_step(d.mode, 1, clean=False)
     assert (d.mode, d.reason) == ("sd", "unmeasured")
+
+
+def test_a_mode_warmed_up_without_a_timed_draft_is_run_until_one_is_timed():
+    """A draft call that first caught up on tokens committed while the drafter sat idle is
+    not timed, so SD's warm-up steps after PSD's can leave the sequential family without a
+    draft measurement; an unmeasured mode is never a candidate (SD sat out a whole run at
+    4 in flight that way). Its warm-up runs on until the draft is timed."""
+    policy = FlexPolicy(2, FlexSettings(ks=(1, 2)))
+    groups = (["a"], ["b"])
+
+    def run(draft_timed: bool = True) -> Decision:
+        d = policy.decide(groups)
+        policy.observe_verify(FAMILY[d.mode], 2, d.k, 0.05)
+        if draft_timed and d.mode != "ar":
+            policy.observe_draft(FAMILY[d.mode], 2, d.k, 0.01)
+        policy.note_step(d.mode, 2)
+        return d
+
+    assert [(d.mode, d.k) for d in (run(), run(), run())] == [("psd", 2), ("psd", 1), ("psd", 1)]
+    assert [(d.mode, d.k, d.reason) for d in (run(False), run(False))] == [("sd", 2, "warmup"), ("sd", 1, "warmup")]
+    assert not policy.usable("sd")
+    assert (lambda d: (d.mode, d.k, d.reason))(run()) == ("sd", 2, "warmup")  # plan run, draft untimed: again
+    assert policy.usable("sd") and (lambda d: (d.mode, d.reason))(run()) == ("ar", "warmup")
+    assert "sd" in policy.decide(groups).predicted
 
 
 def test_probes_a_competitive_mode_at_a_new_batch_size():
