@@ -381,7 +381,7 @@ class MeasuredCells:
         self.seconds: dict[tuple[str, str, int, int], float] = {}
         self.counts: dict[tuple[str, str, int, int], int] = {}
         # The batch sizes measured per (family, kind, length): the lookups across batch sizes
-        # run in every decision, over the 100-200 cells a run fills.
+        # run in every decision, and a run fills a cell per family, kind, batch size and length.
         self.batches: dict[tuple[str, str, int], set[int]] = {}
 
     @staticmethod
