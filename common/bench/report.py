@@ -58,8 +58,13 @@ def result_rows(results: dict[str, Any]) -> list[list[str]]:
     return rows
 
 
+def _calibration_rounds(cm: dict[str, Any]) -> int:
+    """How many calibrations the run took (one before each repetition by default)."""
+    return len({p.get("round", 0) for p in cm["calibration"]})
+
+
 def _cost_lines(cm: dict[str, Any]) -> list[str]:
-    rounds = len({p.get("round", 0) for p in cm["calibration"]})
+    rounds = _calibration_rounds(cm)
     pooled = f" ({rounds} rounds, one before each repetition, pooled)" if rounds > 1 else ""
     lines = ["", f"Cost model (docs/theory.md), fitted to the calibration{pooled}:"]
     for threads, c in cm["fits"].items():
@@ -175,7 +180,7 @@ def render(results: dict[str, Any]) -> str:
         replayed = cm.get("prediction")
         if replayed is None:  # files from before the per-trial replay
             replayed = prediction.prediction_table(results["trials"], cm["calibration"], cm["threads"], cm["overhead"])
-        out += prediction.lines(replayed, per_repetition=len({p.get("round", 0) for p in cm["calibration"]}) > 1)
+        out += prediction.lines(replayed, per_repetition=_calibration_rounds(cm) > 1)
     if results.get("flex_bar"):
         out += _flex_lines(results["flex_bar"])
     if results["cooperative_verification"]:

@@ -48,28 +48,25 @@ class Prediction:
         return asdict(self)
 
 
-def geometric_sum(x: float, n: int) -> float:
-    """sum_{j<n} x^j."""
-    return float(n) if abs(1.0 - x) < 1e-12 else (1.0 - x**n) / (1.0 - x)
-
-
 def expected_tokens(alpha: float, k: int, gamma: float = 1.0) -> float:
     """E[tau]: tokens emitted per verification of one request with draft cap k, i.i.d.
     acceptance alpha and, after each drafted token, drafting continuing with probability
     gamma (a confidence stop; 1 without one): ``1 + alpha * sum_{j<k} (gamma alpha)^j``,
     which for gamma = 1 is ``(1 - alpha^(k+1)) / (1 - alpha)``. The one home of this
-    formula: the cost model, the flex policy and the distillation report all use it."""
+    formula (``expected_tokens_each`` for arrays): the cost model, the flex policy and the
+    distillation report all use it."""
     if not 0.0 <= alpha <= 1.0:
         raise ValueError(f"alpha must be in [0, 1], got {alpha!r}")
-    return 1.0 + alpha * geometric_sum(gamma * alpha, k)
+    return float(expected_tokens_each(np.float64(alpha), k, np.float64(gamma)))
 
 
 def expected_tokens_each(alpha: np.ndarray, k: int | np.ndarray, gamma: np.ndarray) -> np.ndarray:
     """``expected_tokens`` elementwise, broadcasting alpha, k and gamma against each other
     (e.g. alpha, gamma [n, 1] and k [1, m] give [n, m]): the flex policy prices every draft
-    length over every running request at each step."""
+    length over every running request at each step. The geometric sum
+    ``sum_{j<k} x^j = (1 - x^k) / (1 - x)`` is k where x = gamma alpha is 1."""
     x = gamma * alpha
-    near_one = np.abs(1.0 - x) < 1e-12  # the geometric sum is k there
+    near_one = np.abs(1.0 - x) < 1e-12
     denominator = np.where(near_one, 1.0, 1.0 - x)
     return 1.0 + alpha * np.where(near_one, k, (1.0 - x**k) / denominator)
 

@@ -110,6 +110,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -640,21 +641,19 @@ class FlexPolicy:
         batch = self._running(groups)
         return self._step(mode, batch, batch.caps(k, caps))
 
-    def _running(self, groups: tuple[Sequence[str], Sequence[str]]) -> RunningBatch:
+    def _memoized(self, key: tuple, compute: Callable[[], Any]) -> Any:
+        """``compute()``, kept for the rest of the decision under way (if one is)."""
         if self._memo is None:
-            return RunningBatch(self.acceptance, groups, self.ks[-1])
-        key = ("batch", id(groups))
+            return compute()
         if key not in self._memo:
-            self._memo[key] = RunningBatch(self.acceptance, groups, self.ks[-1])
-        return self._memo[key]  # type: ignore[return-value]
+            self._memo[key] = compute()
+        return self._memo[key]
+
+    def _running(self, groups: tuple[Sequence[str], Sequence[str]]) -> RunningBatch:
+        return self._memoized(("batch", id(groups)), lambda: RunningBatch(self.acceptance, groups, self.ks[-1]))
 
     def _step(self, mode: str, batch: RunningBatch, cap: np.ndarray) -> tuple[float, float]:
-        if self._memo is None:
-            return self._predict_step(mode, batch, cap)
-        key = ("step", mode, id(batch), cap.tobytes())
-        if key not in self._memo:
-            self._memo[key] = self._predict_step(mode, batch, cap)
-        return self._memo[key]  # type: ignore[return-value]
+        return self._memoized(("step", mode, id(batch), cap.tobytes()), lambda: self._predict_step(mode, batch, cap))
 
     def _predict_step(self, mode: str, batch: RunningBatch, cap: np.ndarray) -> tuple[float, float]:
         """``cap``: [n] per-request draft caps."""
@@ -721,12 +720,8 @@ class FlexPolicy:
         return forwards * self._cost(family, "draft", batch, 1, self.models[family].t_draft)
 
     def _cost(self, family: str, kind: str, batch: int, length: float, fit: Callable[[int, float], float]) -> float:
-        if self._memo is None:
-            return self._measured_or_fitted(family, kind, batch, length, fit)
-        key = ("cost", family, kind, batch, length)
-        if key not in self._memo:
-            self._memo[key] = self._measured_or_fitted(family, kind, batch, length, fit)
-        return self._memo[key]  # type: ignore[return-value]
+        return self._memoized(("cost", family, kind, batch, length),
+                              lambda: self._measured_or_fitted(family, kind, batch, length, fit))
 
     def _measured_or_fitted(self, family: str, kind: str, batch: int, length: float,
                             fit: Callable[[int, float], float]) -> float:
