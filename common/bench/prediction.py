@@ -167,6 +167,25 @@ def predicted_decode_rate(model: StepModel, steps: list[Step]) -> float | None:
     return sum(s.emitted for s in steps) / total if total > 0 else None
 
 
+def repeatability(calibration: Iterable[dict[str, Any]]) -> dict[str, Any] | None:
+    """How closely the machine repeats its own timings: each calibration point (threads,
+    batch, k, context, lanes) measured in two or more rounds, its draft and verify seconds
+    compared across the rounds as slowest / fastest - 1 (the "spread"). A point's model
+    error cannot be told apart from a spread this wide, so the report sets it next to the
+    10% bar. None with fewer than two rounds."""
+    seconds: dict[tuple, list[float]] = {}
+    for p in calibration:
+        point = (p["threads"], p["batch"], p["k"], p.get("context", 0), p.get("overlapped", False))
+        for cost in ("t_draft", "t_verify"):
+            if p.get(cost):
+                seconds.setdefault((*point, cost), []).append(p[cost])
+    spreads = [max(v) / min(v) - 1.0 for v in seconds.values() if len(v) > 1]
+    if not spreads:
+        return None
+    return {"rounds": len({p.get("round", 0) for p in calibration}), "costs": len(spreads),
+            "median_spread": statistics.median(spreads), "beyond_tolerance": sum(s > TOLERANCE for s in spreads)}
+
+
 def _key(trial: dict[str, Any]) -> tuple[str, int, int]:
     return trial["mode"], trial["batch_size"], trial["k"]
 
@@ -203,9 +222,11 @@ def prediction_table(trials: list[dict[str, Any]], calibration: Iterable[dict[st
     return out
 
 
-def lines(table: list[dict[str, Any]], per_repetition: bool = False) -> list[str]:
+def lines(table: list[dict[str, Any]], per_repetition: bool = False,
+          spread: dict[str, Any] | None = None) -> list[str]:
     """The table as report lines; ``per_repetition``: the calibration was taken again before
-    each repetition (the default; not with ``--no-recalibrate``)."""
+    each repetition (the default; not with ``--no-recalibrate``); ``spread``: the
+    calibration's ``repeatability``."""
     if not table:
         return []
     which = "the calibration's decode steps" + (", the one taken before the trial's repetition" if per_repetition else "")
@@ -226,4 +247,8 @@ def lines(table: list[dict[str, Any]], per_repetition: bool = False) -> list[str
     for name in MODELS:
         within = sum(e[name]["within_tolerance"] for e in table)
         out.append(f"  within {TOLERANCE:.0%}, {name.replace('_', '-')}: {within} of {len(table)}")
+    if spread:
+        out.append(f"  repeatability: the same calibration cost measured in {spread['rounds']} rounds differs by a "
+                   f"median {spread['median_spread']:.0%} (slowest / fastest - 1); {spread['beyond_tolerance']} of "
+                   f"{spread['costs']} by more than {TOLERANCE:.0%}")
     return out

@@ -139,6 +139,16 @@ def _reps(span: list[float] | None) -> str:
     return "" if not span else f", reps {span[0]:.1f}-{span[1]:.1f}"
 
 
+def _verdict(c: dict[str, Any]) -> str:
+    """'met', or 'NOT met' and whether the repetitions' spread covers the gap (one
+    repetition, or files from before the flag: plain 'NOT met')."""
+    if c["met"]:
+        return "met"
+    if c.get("beyond_spread") is None:
+        return "NOT met"
+    return "NOT met, " + ("beyond the repetitions' spread" if c["beyond_spread"] else "within the repetitions' spread")
+
+
 def _flex_lines(bar: list[dict[str, Any]]) -> list[str]:
     lines = ["", "Flex against the best fixed mode (bar: flex >= 0.95x; same concurrency: the AR, SD and PSD rows "
                  "holding as many requests as flex):"]
@@ -153,7 +163,7 @@ def _flex_lines(bar: list[dict[str, Any]]) -> list[str]:
             cores = "" if c.get("equal_cores", True) else " UNEQUAL CORES"
             parts.append(f"{label}: {c['ratio']:.2f}x vs {c['best_mode']} b={c['best_batch_size']} "
                          f"({c['best_tokens_per_second']:.1f} tok/s{_reps(c.get('best_range'))}){cores} "
-                         f"{'met' if c['met'] else 'NOT met'}")
+                         f"{_verdict(c)}")
         notes = _reps(e.get("flex_range")) + ("" if e.get("cold") is None else f", learning trial {e['cold']:.1f}")
         notes = f" ({notes[2:]})" if notes else ""
         lines.append(f"  b={e['batch_size']} k={e['k']}: flex {e['flex']:.1f} tok/s{notes}; " + "; ".join(parts))
@@ -180,7 +190,8 @@ def render(results: dict[str, Any]) -> str:
         replayed = cm.get("prediction")
         if replayed is None:  # files from before the per-trial replay
             replayed = prediction.prediction_table(results["trials"], cm["calibration"], cm["threads"], cm["overhead"])
-        out += prediction.lines(replayed, per_repetition=_calibration_rounds(cm) > 1)
+        spread = cm.get("repeatability") or prediction.repeatability(cm["calibration"])
+        out += prediction.lines(replayed, per_repetition=_calibration_rounds(cm) > 1, spread=spread)
     if results.get("flex_bar"):
         out += _flex_lines(results["flex_bar"])
     if results["cooperative_verification"]:

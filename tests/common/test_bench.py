@@ -188,6 +188,25 @@ def test_flex_bar_compares_at_equal_batch_and_equal_concurrency():
     assert flex_bar([_row("flex", 1, 4, 5.0)])[0]["same_concurrency"] is None  # nothing to compare with
 
 
+def test_a_missed_flex_bar_says_whether_the_repetitions_cover_the_gap():
+    from minedraft.bench.analysis import flex_bar
+    from minedraft.bench.report import _verdict
+
+    def rows(flex_fastest: float) -> list[dict]:
+        ar = {**_row("ar", 4, 0, 40.0), "reps": 3, "tokens_per_second_min": 38.0, "tokens_per_second_max": 42.0}
+        flex = {**_row("flex", 4, 2, 36.0), "reps": 3, "tokens_per_second_min": 35.0,
+                "tokens_per_second_max": flex_fastest}
+        return [ar, flex]
+
+    within = flex_bar(rows(39.0))[0]["same_concurrency"]  # flex's fastest repetition beats AR's slowest
+    beyond = flex_bar(rows(37.0))[0]["same_concurrency"]
+    assert (within["met"], within["beyond_spread"], beyond["met"], beyond["beyond_spread"]) == (False, False, False, True)
+    assert _verdict(within) == "NOT met, within the repetitions' spread"
+    assert _verdict(beyond) == "NOT met, beyond the repetitions' spread"
+    single = flex_bar([_row("ar", 4, 0, 40.0), _row("flex", 4, 2, 36.0)])[0]["same_concurrency"]
+    assert single["beyond_spread"] is None and _verdict(single) == "NOT met"  # one repetition: no spread
+
+
 def test_plan_by_requests_in_flight_gives_every_mode_the_same_load():
     from minedraft.bench.harness import skipped_note
 

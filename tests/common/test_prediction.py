@@ -6,7 +6,14 @@ from __future__ import annotations
 
 import pytest
 
-from minedraft.bench.prediction import calibration_rounds, decode_steps, fit_steps, lines, prediction_table
+from minedraft.bench.prediction import (
+    calibration_rounds,
+    decode_steps,
+    fit_steps,
+    lines,
+    prediction_table,
+    repeatability,
+)
 
 THREADS = {"ar": 2, "sd": 2, "psd": 1}
 
@@ -92,6 +99,20 @@ def test_each_repetition_is_predicted_from_the_calibration_taken_before_it():
     assert "the one taken before the trial's repetition" in "\n".join(lines(per_repetition, per_repetition=True))
     fit = calibration_rounds([{**p, "round": 1} for p in _calibration()])
     assert fit(0).models == {} and fit(3).models.keys() == {1, 2}  # the latest round taken before the repetition
+
+
+def test_repeatability_compares_each_calibration_cost_across_rounds():
+    """One cost measured 1.3x slower in the second round, every other one the same: one
+    spread of 30%, the rest 0; a single round has no repeatability to state."""
+    first = [{**p, "round": 0} for p in _calibration()]
+    second = [{**p, "round": 1} for p in _calibration()]
+    second[3] = {**second[3], "t_verify": 1.3 * second[3]["t_verify"]}
+    got = repeatability(first + second)
+    costs = sum(1 for p in first for c in ("t_draft", "t_verify") if p[c])
+    assert got == {"rounds": 2, "costs": costs, "median_spread": 0.0, "beyond_tolerance": 1}
+    assert repeatability(first) is None
+    text = "\n".join(lines(prediction_table(_trials(), first + second, THREADS, overhead=PSD_OVERHEAD), spread=got))
+    assert f"differs by a median 0% (slowest / fastest - 1); 1 of {costs} by more than 10%" in text
 
 
 def test_a_rows_own_timings_never_predict_it():
