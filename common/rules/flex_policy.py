@@ -45,15 +45,14 @@ overlapped verify fit sees drafts of two lengths, since a PSD step verifies what
 before drafted; ``sd``: k0, k_alt; ``ar``: one step; k_alt = k0 // 2, or 2 for k0 = 1), it
 is run next, in the order psd, sd, ar, and on until its family holds the measurements its
 prediction needs. Plan steps count once measured: a step whose verification included a
-prompt's prefill is not, nor the first step after a change of mode (it runs slower: the
-one-off price of the switch), nor a draft call that first caught up on tokens committed
-while the drafter sat idle (at most 2 x plan + 2 tries). Afterwards a mode other than the
-current one is probed when it is predicted within ``explore_gap`` of the best and was
-either never run at a batch size within a factor 1.5 of the present one (the fit would be
-an extrapolation) or not run for ``explore_every`` decisions (costs drift), a draft mode
+prompt's prefill is not, nor a draft call that first caught up on tokens committed while
+the drafter sat idle (at most 2 x plan + 2 tries). Afterwards a mode other than the current one is
+probed for one step when it is predicted within ``explore_gap`` of the best and was either
+never run at a batch size within a factor 1.5 of the present one (the fit would be an
+extrapolation) or not run for ``explore_every`` decisions (costs drift), a draft mode
 priced below AR at every length included (all its caps 0: AR, and out of the choice; its
-probe drafts for every request). A probe is a change of mode, so its first step is not
-measured: it runs for two. A
+probe drafts for every request); a probe whose
+drafter first had to catch up (so its draft was not timed) is run once more. A
 neighbouring draft length of the current mode (the next candidate either side) within
 ``explore_gap`` of the best is probed while its verification cell holds no more than its
 provisional first observation (below).
@@ -554,13 +553,11 @@ class FlexPolicy:
     def observe_requests(self, items: Iterable[RequestObservation]) -> None:
         self.acceptance.observe(items)
 
-    def note_step(self, mode: str, num_running: int, clean: bool = True, unmeasured: bool = False) -> None:
+    def note_step(self, mode: str, num_running: int, clean: bool = True, caught_up: bool = False) -> None:
         """A step of ``mode`` ran with ``num_running`` requests; ``clean``: its verification was
-        measured (no prefill in it, not the first step after a change of mode); ``unmeasured``:
-        part of what its prediction rests on was not measured (the first step after a change of
-        mode; a drafter that first caught up on tokens committed while it was idle), so a
-        probe of it is run once more. Warm-up counts clean steps only."""
-        if unmeasured and self._probing == mode:
+        measured (no prefill in it); ``caught_up``: its drafter first processed tokens committed
+        while it was idle, so its draft was not measured. Warm-up counts clean steps only."""
+        if caught_up and self._probing == mode and mode != "ar":
             self._probe_again = mode
         self._probing = None
         self.runs[mode] += int(clean)
@@ -902,8 +899,8 @@ class FlexPolicy:
         cost estimate is an extrapolation or stale, if any. ``per_mode``: the best corrected
         prediction of every mode, probe-only candidates included; ``uncorrected``: the same
         before the realized-rate correction, on which a stale mode competes (its correction is
-        as old as its last run). A probe's first step is a change of mode and measures nothing
-        (``note_step``): it is run once more, measured this time."""
+        as old as its last run). A probe whose draft had to catch up first (the drafter sat
+        out AR steps, so its call was not timed as drafting) is run once more, measured this time."""
         if not self.settings.warmup or self.current is None:
             return None
         again, self._probe_again = self._probe_again, None

@@ -146,7 +146,6 @@ class FlexScheduler(ParallelSpeculativeScheduler):
         self._k = self.config.num_speculative_tokens
         self._caps: dict[str, int] = {}
         self._mode = "psd"
-        self._ran: str | None = None  # the mode of the last step run
         self._prefill = False
 
     @property
@@ -276,33 +275,27 @@ class FlexScheduler(ParallelSpeculativeScheduler):
         """Feed the step's measurements to the cost family it ran in, and its duration to the
         mode's realized rate. Left out: a PSD step's serial draft (cold sub-batch, no overlap)
         and draft calls or verifications that included a prefill, since they would skew the
-        per-token fits; and, as the one-off price of a switch rather than the mode's cost,
-        draft calls that first caught up on tokens committed while the drafter was idle
-        (from the realized rate, their whole step) and every measurement of the first step
-        after a change of mode: it runs slower (at 4 in flight SD's first verification after
-        AR steps took 88 ms against 65 ms later, AR's first after SD 57 against 42), and a
-        probe is one such step, so a probed mode was priced on it and kept out."""
+        per-token fits; from the realized rate also steps in which the drafter caught up on
+        tokens committed while it was idle (the one-off price of a switch)."""
         mode = decision.mode
         family = FAMILY[mode]
-        switched, self._ran = self._ran is not None and self._ran != mode, mode
         serial = False
         for call in self.drafter.calls:
             if mode == "psd" and set(call.request_ids) <= verified_first:
                 serial = True
-            elif call.forwards > 0 and call.batch > 0 and not call.catch_up and not switched:
+            elif call.forwards > 0 and call.batch > 0 and not call.catch_up:
                 self.policy.observe_draft(family, call.batch, call.forwards, call.seconds)
-        clean = bool(rec.verify_batch) and not self._prefill
-        if clean and not switched:
+        if rec.verify_batch and not self._prefill:
             self.policy.observe_verify(family, rec.verify_batch, rec.verify_width, rec.verify_time)
             if mode == "psd" and not serial and rec.overlapped:
                 self.policy.observe_overhead(family, rec.duration - max(rec.draft_time, rec.verify_time))
             elif mode != "psd":
                 self.policy.observe_overhead(family, rec.duration - rec.draft_time - rec.verify_time)
+        clean = bool(rec.verify_batch) and not self._prefill
         caught_up = any(call.catch_up for call in self.drafter.calls)
-        if clean and not caught_up and not switched:
+        if clean and not caught_up:
             self.policy.observe_realized(decision, rec.duration, rec.emitted)
-        self.policy.note_step(mode, num_running, clean=clean and not switched,
-                              unmeasured=switched or (caught_up and mode != "ar"))
+        self.policy.note_step(mode, num_running, clean=clean, caught_up=caught_up)
 
     def _forget(self, req: RequestState) -> None:
         super()._forget(req)

@@ -681,7 +681,7 @@ def test_a_probe_whose_draft_caught_up_is_run_once_more():
     for _ in range(45):  # probes come every 12 decisions from the 14th on
         d = policy.decide(groups)
         caught_up = d.reason == "explore" and not any(r == "explore" for _, r in reasons[-1:])
-        policy.note_step(d.mode, 6, unmeasured=caught_up)
+        policy.note_step(d.mode, 6, caught_up=caught_up)
         reasons.append((d.mode, d.reason))
     probes = [i for i, (_, r) in enumerate(reasons) if r == "explore"]
     assert len(probes) == 6

@@ -106,46 +106,6 @@ def test_switches_mid_request_happen():
     assert [r.output_ids for r in reqs] == [ar_continuation(r.prompt_ids, 30) for r in reqs]
 
 
-class MeasurementLog(FlexPolicy):
-    """Records what the scheduler feeds the policy: verifications and realized steps, and
-    each step's (mode, clean, unmeasured)."""
-
-    def __init__(self, *args, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
-        self.verified: list[tuple[str, int, float]] = []
-        self.realized_steps = 0
-        self.steps: list[tuple[str, bool, bool]] = []
-
-    def observe_verify(self, family, batch, width, seconds) -> None:
-        self.verified.append((family, batch, width))
-        super().observe_verify(family, batch, width, seconds)
-
-    def observe_realized(self, *args, **kwargs) -> None:
-        self.realized_steps += 1
-        super().observe_realized(*args, **kwargs)
-
-    def note_step(self, mode, num_running, clean=True, unmeasured=False) -> None:
-        self.steps.append((mode, clean, unmeasured))
-        super().note_step(mode, num_running, clean, unmeasured)
-
-
-def test_the_first_step_after_a_change_of_mode_is_not_measured():
-    """It runs slower than the mode's later steps (a one-off price of the switch), so
-    nothing of it reaches the cost cells, the realized rates or the warm-up count, and a
-    probe made of it is run once more; every other decode step is measured."""
-    sched = make(FakeDrafter(wrong_every=3), max_batch_size=4, lanes="inline")
-    schedule = (("sd", 2),) * 3 + (("ar", 0),) * 3
-    sched.policy = MeasurementLog(2, FlexSettings(schedule=schedule))
-    run_to_end(sched, requests(4, max_new=(40,)), max_steps=500)
-    steps = sched.policy.steps
-    switched = [i > 0 and mode != steps[i - 1][0] for i, (mode, _, _) in enumerate(steps)]
-    assert sum(switched) >= 4 and len(steps) - sum(switched) >= 8
-    assert all(unmeasured and not clean for (_, clean, unmeasured), s in zip(steps, switched) if s)
-    clean = sum(c for _, c, _ in steps)
-    assert clean >= 8 and len(sched.policy.verified) == clean  # every clean step, and nothing else
-    assert 0 < sched.policy.realized_steps <= clean
-
-
 class FixedCosts(FlexPolicy):
     """A policy on a fixed cost table: the scheduler's timings are ignored, so decisions
     follow the acceptance the engines produce and nothing else."""
