@@ -49,9 +49,7 @@ prompt's prefill is not, nor a draft call that first caught up on tokens committ
 the drafter sat idle (at most 2 x plan + 2 tries). Afterwards a mode other than the current one is
 probed for one step when it is predicted within ``explore_gap`` of the best and was either
 never run at a batch size within a factor 1.5 of the present one (the fit would be an
-extrapolation) or not run for ``explore_every`` decisions (costs drift), a draft mode
-priced below AR at every length included (all its caps 0: AR, and out of the choice; its
-probe drafts for every request); a probe whose
+extrapolation) or not run for ``explore_every`` decisions (costs drift); a probe whose
 drafter first had to catch up (so its draft was not timed) is run once more. A
 neighbouring draft length of the current mode (the next candidate either side) within
 ``explore_gap`` of the best is probed while its verification cell holds no more than its
@@ -360,11 +358,6 @@ class RunningBatch:
             return float(longest)  # no confidence stop ever: every drafter drafts its cap
         drafting = cap > 0  # [m]
         return expected_forwards(gamma[drafting].tolist(), longest, cap[drafting].tolist())
-
-
-def _best_per_mode(scores: dict[tuple[str, int], float]) -> dict[str, float]:
-    """The highest score of each mode's candidates (mode, k), in FLEX_MODES order."""
-    return {m: max(v for c, v in scores.items() if c[0] == m) for m in FLEX_MODES if any(c[0] == m for c in scores)}
 
 
 def _rate(step: tuple[float, float]) -> float:
@@ -779,20 +772,16 @@ class FlexPolicy:
             return Decision("sd", self.num_speculative_tokens, "unmeasured")
         batch = self._running(groups)
         caps = {c: self._caps(c, batch) for c in self.candidates(eligible)}  # [n] each; None: every request k
-        # A candidate whose caps are all 0 drafts nothing: it is AR, already a choice. It is
-        # kept, with every request drafting, as a probe only: a mode priced below AR at every
-        # length is priced from cells only running it again refreshes, and left out of the
-        # probes too, SD sat out whole trials at 4 in flight at 0.90x SD's tokens/s.
-        probe_only = {c for c, v in caps.items() if v is not None and not v.any()}
-        caps = {c: None if c in probe_only else v for c, v in caps.items()}
+        # A candidate whose caps are all 0 drafts nothing: it is AR, already a candidate.
+        caps = {c: v for c, v in caps.items() if v is None or v.any()}
         steps = {c: self.predict_step(*c, groups) if v is None else self._step(c[0], batch, v) for c, v in caps.items()}
         expected = {c: t / sec if sec > 0 else 0.0 for c, (t, sec) in steps.items()}
-        corrected = {c: e * self.realized_ratio(c[0], n) for c, e in expected.items()}
-        scores = {c: v for c, v in corrected.items() if c not in probe_only}  # the choice
+        scores = {c: e * self.realized_ratio(c[0], n) for c, e in expected.items()}
         best = max(scores, key=lambda c: scores[c])
-        per_mode = _best_per_mode(scores)
-        probed_mode = self._probe(_best_per_mode(corrected), max(per_mode.values()), _best_per_mode(expected), n)
-        probe = max((c for c in corrected if c[0] == probed_mode), key=lambda c: corrected[c]) if probed_mode \
+        per_mode = {m: max(v for c, v in scores.items() if c[0] == m) for m in eligible if any(c[0] == m for c in scores)}
+        uncorrected = {m: max(v for c, v in expected.items() if c[0] == m) for m in per_mode}
+        probed_mode = self._probe(list(per_mode), per_mode, uncorrected, n)
+        probe = max((c for c in scores if c[0] == probed_mode), key=lambda c: scores[c]) if probed_mode \
             else self._probe_length(scores, n)
 
         def decision(chosen: tuple[str, int], reason: str) -> Decision:
@@ -894,19 +883,19 @@ class FlexPolicy:
             return None
         return self._request_caps(mode, k, batch)
 
-    def _probe(self, per_mode: dict[str, float], top: float, uncorrected: dict[str, float], n: int) -> str | None:
-        """A mode predicted within ``explore_gap`` of ``top`` (the best choice's tokens/s) whose
-        cost estimate is an extrapolation or stale, if any. ``per_mode``: the best corrected
-        prediction of every mode, probe-only candidates included; ``uncorrected``: the same
-        before the realized-rate correction, on which a stale mode competes (its correction is
-        as old as its last run). A probe whose draft had to catch up first (the drafter sat
-        out AR steps, so its call was not timed as drafting) is run once more, measured this time."""
+    def _probe(self, eligible: Sequence[str], per_mode: dict[str, float], uncorrected: dict[str, float],
+               n: int) -> str | None:
+        """A competitive mode whose cost estimate is an extrapolation or stale, if any. A stale
+        mode competes on its uncorrected prediction: its realized-rate correction is as old
+        as its last run. A probe whose draft had to catch up first (the drafter sat out AR
+        steps, so its call was not timed as drafting) is run once more, measured this time."""
         if not self.settings.warmup or self.current is None:
             return None
         again, self._probe_again = self._probe_again, None
-        if again in per_mode and again != self.current[0]:
+        if again in eligible and again != self.current[0]:
             return again
-        for mode in per_mode:
+        top = max(per_mode.values())
+        for mode in eligible:
             if mode == self.current[0]:
                 continue
             near = any(near_batch(b, n) for b in self.seen_batches[mode])

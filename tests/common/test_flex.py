@@ -524,27 +524,6 @@ def test_a_stale_correction_does_not_lock_a_mode_out():
     assert penalised > 1 / 3  # the probe ran as predicted and moved the ratio back up
 
 
-def test_a_mode_priced_below_ar_at_every_length_is_still_probed():
-    """SD predicted at 0.91x AR at its best length: every request's cap falls to 0, so SD
-    is AR and out of the choice, but it is probed (every request drafting) as a competitive
-    mode is: at a batch size it never ran at, then once stale. Left out of the probes too,
-    it could never correct the cells that priced it out."""
-    groups = split(2)
-    policy = measured_policy(0.85, explore_every=8, warmup=True)
-    policy.runs.update({m: len(plan) for m, plan in policy.warmup_plan.items()})  # warm-up done
-    assert 0.8 < max(policy.predict("sd", k, groups) for k in (1, 2, 3)) / policy.predict("ar", 0, groups) < 1.0
-    decisions = []
-    for _ in range(20):
-        d = policy.decide(groups, overlap=False)
-        policy.note_step(d.mode, 2)
-        decisions.append(d)
-    assert all("sd" not in d.predicted for d in decisions)  # never a choice
-    probes = [i for i, d in enumerate(decisions) if d.reason == "explore"]
-    assert [(decisions[i].mode, decisions[i].k, decisions[i].caps) for i in probes] == [("sd", 3, {})] * len(probes)
-    assert probes == [1, 10, 19]  # the first decision after the switch to AR, then every explore_every + 1
-    assert all(d.mode == "ar" for i, d in enumerate(decisions) if i not in probes)
-
-
 def test_schedule_overrides_and_falls_back_without_two_sub_batches():
     policy = FlexPolicy(4, FlexSettings(schedule=(("psd", 3), ("ar", 0), ("sd", 5))))
     got = [(d.mode, d.k) for d in (policy.decide(split(4)) for _ in range(4))]
