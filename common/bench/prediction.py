@@ -167,7 +167,13 @@ def predicted_decode_rate(model: StepModel, steps: list[Step]) -> float | None:
     return sum(s.emitted for s in steps) / total if total > 0 else None
 
 
-def repeatability(calibration: Iterable[dict[str, Any]]) -> dict[str, Any] | None:
+def rounds_taken(calibration: Iterable[dict[str, Any]]) -> int:
+    """How many calibrations a run took (one before each repetition by default; points
+    without a ``round``, from files before it, count as round 0)."""
+    return len({p.get("round", 0) for p in calibration})
+
+
+def repeatability(calibration: list[dict[str, Any]]) -> dict[str, Any] | None:
     """How closely the machine repeats its own timings: each calibration point (threads,
     batch, k, context, lanes) measured in two or more rounds, its draft and verify seconds
     compared across the rounds as slowest / fastest - 1 (the "spread"). A point's model
@@ -182,7 +188,7 @@ def repeatability(calibration: Iterable[dict[str, Any]]) -> dict[str, Any] | Non
     spreads = [max(v) / min(v) - 1.0 for v in seconds.values() if len(v) > 1]
     if not spreads:
         return None
-    return {"rounds": len({p.get("round", 0) for p in calibration}), "costs": len(spreads),
+    return {"rounds": rounds_taken(calibration), "costs": len(spreads),
             "median_spread": statistics.median(spreads), "beyond_tolerance": sum(s > TOLERANCE for s in spreads)}
 
 

@@ -58,13 +58,8 @@ def result_rows(results: dict[str, Any]) -> list[list[str]]:
     return rows
 
 
-def _calibration_rounds(cm: dict[str, Any]) -> int:
-    """How many calibrations the run took (one before each repetition by default)."""
-    return len({p.get("round", 0) for p in cm["calibration"]})
-
-
 def _cost_lines(cm: dict[str, Any]) -> list[str]:
-    rounds = _calibration_rounds(cm)
+    rounds = prediction.rounds_taken(cm["calibration"])
     pooled = f" ({rounds} rounds, one before each repetition, pooled)" if rounds > 1 else ""
     lines = ["", f"Cost model (docs/theory.md), fitted to the calibration{pooled}:"]
     for threads, c in cm["fits"].items():
@@ -190,8 +185,9 @@ def render(results: dict[str, Any]) -> str:
         replayed = cm.get("prediction")
         if replayed is None:  # files from before the per-trial replay
             replayed = prediction.prediction_table(results["trials"], cm["calibration"], cm["threads"], cm["overhead"])
-        spread = cm.get("repeatability") or prediction.repeatability(cm["calibration"])
-        out += prediction.lines(replayed, per_repetition=_calibration_rounds(cm) > 1, spread=spread)
+        # files from before the repeatability line have none stored
+        spread = cm["repeatability"] if "repeatability" in cm else prediction.repeatability(cm["calibration"])
+        out += prediction.lines(replayed, per_repetition=prediction.rounds_taken(cm["calibration"]) > 1, spread=spread)
     if results.get("flex_bar"):
         out += _flex_lines(results["flex_bar"])
     if results["cooperative_verification"]:
