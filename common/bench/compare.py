@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from ..types import InvalidInputError
-from . import schema
+from . import oracle, schema
 from .report import table
 
 
@@ -61,3 +61,32 @@ def idx_row(index: list[dict], key: tuple[str, int, int]) -> dict[str, Any]:
         if key in idx:
             return idx[key]
     raise KeyError(key)
+
+
+def flex_bar_lines(runs: Sequence[tuple[str, dict[str, Any]]]) -> list[str]:
+    """The flex bar across runs (it asks for several consecutive runs): each run's verdict at
+    equal load, and the chance that an oracle flex meets it in all of them (the product of
+    each run's chance at its own noise)."""
+    summaries = []
+    for i, (_, res) in enumerate(runs):
+        if res.get("flex_bar"):
+            found = res["flex_bar_summary"] if "flex_bar_summary" in res else \
+                oracle.summary(res["flex_bar"], res["trials"], res["config"]["repeats"])
+            if found:
+                summaries.append((i, found))
+    if not summaries:
+        return []
+    lines = ["", "Flex bar at equal load (every point >= 0.95x and mean >= 1.0x the best fixed mode):"]
+    chance = 1.0
+    for i, s in summaries:
+        met = s["every_point_met"] and s["mean_met"]
+        odds = s.get("oracle")
+        chance = chance * odds["both"] if odds and chance is not None else None
+        lines.append(f"  [{i + 1}] {'met' if met else 'NOT met'}: {s['points'] - s['under_bar']} of {s['points']} "
+                     f"points, mean {s['mean_ratio']:.3f}x"
+                     + (f"; an oracle flex would meet it in {odds['both']:.0%} of such runs" if odds else ""))
+    met_all = all(s["every_point_met"] and s["mean_met"] for _, s in summaries)
+    lines.append(f"  all {len(summaries)}: {'met' if met_all else 'NOT met'}"
+                 + (f"; an oracle flex would meet all {len(summaries)} with probability {chance:.3f}"
+                    if chance is not None else ""))
+    return lines

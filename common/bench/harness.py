@@ -36,7 +36,7 @@ from ..backends import EnginePair, EngineSpec, get_backend
 from ..schedulers import SCHEDULERS
 from ..trace import Trace
 from ..types import InvalidInputError
-from . import analysis, plots, probe, report, schema, traces
+from . import analysis, oracle, plots, probe, report, schema, traces
 from .config import DEFAULT_DRAFT, BenchConfig
 from .metrics import result_rows, trial_metrics
 from .workload import prompt_ids, request_params
@@ -347,6 +347,7 @@ class Bench:
         results["ratios"] = analysis.ratios(rows)
         if "flex" in cfg.modes:
             results["flex_bar"] = analysis.flex_bar(rows, self.flex_cold)
+            results["flex_bar_summary"] = oracle.summary(results["flex_bar"], trials, cfg.repeats)
         return results
 
     def _write_files(self, results: dict[str, Any], origin: float) -> None:

@@ -6,7 +6,7 @@ import os
 from collections.abc import Sequence
 from typing import Any
 
-from . import prediction
+from . import oracle, prediction
 
 
 def _f(x: float | None, fmt: str = "{:.1f}") -> str:
@@ -165,6 +165,24 @@ def _flex_lines(bar: list[dict[str, Any]]) -> list[str]:
     return lines
 
 
+def bar_summary_lines(summary: dict[str, Any] | None) -> list[str]:
+    """The whole bar at equal load, and how often an oracle flex would meet it at this
+    run's noise (``minedraft.bench.oracle``)."""
+    if not summary:
+        return []
+    lines = [f"  the bar at equal load: {summary['points'] - summary['under_bar']} of {summary['points']} points "
+             f">= {oracle.FLEX_BAR}x ({'met' if summary['every_point_met'] else 'NOT met'}); mean "
+             f"{summary['mean_ratio']:.3f}x, bar >= {oracle.MEAN_BAR}x ({'met' if summary['mean_met'] else 'NOT met'})"]
+    noise, chance = summary.get("noise"), summary.get("oracle")
+    if chance:
+        rho = "-" if noise["rho"] is None else f"{noise['rho']:.2f}"
+        lines.append(f"  an oracle flex (the best fixed mode on every step, no decision cost) would meet every point "
+                     f"in {chance['every_point']:.0%} of runs, the mean in {chance['mean']:.0%}, both in "
+                     f"{chance['both']:.0%} (simulated at this run's noise: one trial's sd {noise['sigma']:.3f} "
+                     f"in log tok/s, modes in one repetition correlated {rho}, {noise['trials']} fixed-mode trials)")
+    return lines
+
+
 def render(results: dict[str, Any]) -> str:
     cfg = results["config"]
     out = [f"minedraft bench: {results['label']}",
@@ -190,6 +208,10 @@ def render(results: dict[str, Any]) -> str:
         out += prediction.lines(replayed, per_repetition=prediction.rounds_taken(cm["calibration"]) > 1, spread=spread)
     if results.get("flex_bar"):
         out += _flex_lines(results["flex_bar"])
+        # files from before the summary have none stored
+        summary = results["flex_bar_summary"] if "flex_bar_summary" in results else \
+            oracle.summary(results["flex_bar"], results["trials"], cfg["repeats"])
+        out += bar_summary_lines(summary)
     if results["cooperative_verification"]:
         out += _coop_lines(results["cooperative_verification"])
     out += footer_lines(results)

@@ -15,11 +15,14 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..bench.compare import compare_table, load_runs
+    from ..bench.compare import compare_table, flex_bar_lines, load_runs
     from ..bench.plots import compare_plot
 
     runs = load_runs(args.results)
     print(compare_table(runs))
+    bar = flex_bar_lines(runs)
+    if bar:
+        print("\n".join(bar))
     if not args.no_plot:
         path = Path(args.plot)
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -489,6 +489,10 @@ def test_bench_with_flex_reports_the_bar_at_its_own_concurrency(tmp_path):
     assert entry["same_batch"]["best_range"] == [ar["tokens_per_second"]] * 2
     assert f"reps {flex['tokens_per_second']:.1f}-{flex['tokens_per_second']:.1f}" in render(results)
     assert load(tmp_path / "results.json")["flex_bar"] == json.loads(json.dumps(results["flex_bar"]))
+    # The whole bar is summed up; one repetition gives no noise to judge it by.
+    bar = results["flex_bar_summary"]
+    assert bar["points"] == 1 and bar["oracle"] is None and "the bar at equal load: " in render(results)
+    assert bar["mean_ratio"] == pytest.approx(entry["same_concurrency"]["ratio"])
     # The untimed learning trial ran first, at full length, and is reported, not counted.
     assert entry["cold"] is not None and entry["cold"] > 0 and "learning trial" in render(results)
     assert [t["rep"] for t in results["trials"] if t["mode"] == "flex"] == [0]
