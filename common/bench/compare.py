@@ -69,11 +69,9 @@ def flex_bar_lines(runs: Sequence[tuple[str, dict[str, Any]]]) -> list[str]:
     each run's chance at its own noise)."""
     summaries = []
     for i, (_, res) in enumerate(runs):
-        if res.get("flex_bar"):
-            found = res["flex_bar_summary"] if "flex_bar_summary" in res else \
-                oracle.summary(res["flex_bar"], res["trials"], res["config"]["repeats"])
-            if found:
-                summaries.append((i, found))
+        found = oracle.stored_summary(res) if res.get("flex_bar") else None
+        if found:
+            summaries.append((i, found))
     if not summaries:
         return []
     lines = ["", "Flex bar at equal load (every point >= 0.95x and mean >= 1.0x the best fixed mode):"]

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
+from itertools import combinations
 from typing import Any
 
 import numpy as np
@@ -55,13 +56,24 @@ def summary(flex_bar: list[dict[str, Any]], trials: list[dict[str, Any]], repeat
         "every_point_met": all(r >= FLEX_BAR for r in ratios), "mean_met": mean >= MEAN_BAR,
         "noise": None, "oracle": None,
     }
-    rivals = {(e["concurrency"], e["k"]): _rival_means(trials, e["concurrency"], e["k"]) for e in points}
-    noise = repetition_noise(trials, {key[1] for key in rivals})
-    if noise is None or repeats < 2 or not all(rivals.values()):
+    ks = {e["k"] for e in points}
+    fixed = _fixed(trials, ks)
+    # Mean log tokens/s of each fixed configuration at the point's requests in flight (its k or 0).
+    rivals = [[float(np.mean([y for _, y in v])) for key, v in fixed.items()
+               if key[3] == e["concurrency"] and key[2] in (0, e["k"])] for e in points]
+    noise = repetition_noise(trials, ks)
+    if noise is None or repeats < 2 or not all(rivals):
         return out
     out["noise"] = noise
-    out["oracle"] = oracle_pass(list(rivals.values()), noise["sigma"], noise["rho"] or 0.0, repeats, runs, seed)
+    out["oracle"] = oracle_pass(rivals, noise["sigma"], noise["rho"] or 0.0, repeats, runs, seed)
     return out
+
+
+def stored_summary(results: dict[str, Any]) -> dict[str, Any] | None:
+    """A results file's ``flex_bar_summary``, computed for files written before it."""
+    if "flex_bar_summary" in results:
+        return results["flex_bar_summary"]
+    return summary(results["flex_bar"], results["trials"], results["config"]["repeats"])
 
 
 def _fixed(trials: list[dict[str, Any]], ks: set[int], modes: tuple[str, ...] = FIXED_MODES) -> dict[tuple, list[tuple[int, float]]]:
@@ -72,11 +84,6 @@ def _fixed(trials: list[dict[str, Any]], ks: set[int], modes: tuple[str, ...] = 
                 and (t["k"] == 0 or t["k"] in ks):
             out[t["mode"], t["batch_size"], t["k"], t["concurrency"]].append((t.get("rep", 0), math.log(t["tokens_per_second"])))
     return out
-
-
-def _rival_means(trials: list[dict[str, Any]], concurrency: int, k: int) -> list[float]:
-    """Mean log tokens/s of each fixed configuration at these requests in flight (k or 0)."""
-    return [float(np.mean([y for _, y in v])) for key, v in _fixed(trials, {k}).items() if key[3] == concurrency]
 
 
 def repetition_noise(trials: list[dict[str, Any]], ks: set[int]) -> dict[str, Any] | None:
@@ -97,8 +104,7 @@ def repetition_noise(trials: list[dict[str, Any]], ks: set[int]) -> dict[str, An
     if factor == 0:
         return None
     sigma2 = squares / factor  # unbiased: each configuration's mean took one degree of freedom
-    products = [a * b for devs in deviations.values() for i, a in enumerate(devs.values())
-                for b in list(devs.values())[i + 1:]]
+    products = [a * b for devs in deviations.values() for a, b in combinations(devs.values(), 2)]
     # E[dev_a dev_b] / E[dev^2] in the same repetition: the removed means scale both alike.
     rho = None if not products or sigma2 == 0 else max(0.0, min(1.0, float(np.mean(products)) * count / factor / sigma2))
     return {"sigma": math.sqrt(sigma2), "rho": rho, "trials": count}

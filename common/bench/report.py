@@ -208,10 +208,7 @@ def render(results: dict[str, Any]) -> str:
         out += prediction.lines(replayed, per_repetition=prediction.rounds_taken(cm["calibration"]) > 1, spread=spread)
     if results.get("flex_bar"):
         out += _flex_lines(results["flex_bar"])
-        # files from before the summary have none stored
-        summary = results["flex_bar_summary"] if "flex_bar_summary" in results else \
-            oracle.summary(results["flex_bar"], results["trials"], cfg["repeats"])
-        out += bar_summary_lines(summary)
+        out += bar_summary_lines(oracle.stored_summary(results))
     if results["cooperative_verification"]:
         out += _coop_lines(results["cooperative_verification"])
     out += footer_lines(results)
