@@ -239,6 +239,7 @@ class Bench:
     def run(self, argv: list[str] | None = None) -> dict[str, Any]:
         cfg = self.config
         started, load_start, created = time.perf_counter(), schema.loadavg(), schema.now_iso()
+        clock = schema.cpu_clock()
         bar = _progress(cfg.progress, self._total_units())
         try:
             self._warmup(bar)
@@ -259,7 +260,8 @@ class Bench:
         self.mark_matches(trials)
         results = self._assemble(trials, calibration, coop, argv, created)
         results["conditions"] = {"loadavg_start": load_start, "loadavg_end": schema.loadavg(),
-                                 "wall_seconds": time.perf_counter() - started}
+                                 "wall_seconds": time.perf_counter() - started,
+                                 **schema.cpu_conditions(clock, schema.cpu_clock())}
         self._write_files(results, started)
         return results
 

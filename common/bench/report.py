@@ -215,12 +215,22 @@ def render(results: dict[str, Any]) -> str:
     return "\n".join(out)
 
 
+def _cpu_use(cond: dict[str, Any]) -> str:
+    """Steal and this process's busy cores, where recorded (files before them: nothing)."""
+    out = ""
+    if cond.get("steal_share") is not None:
+        out += f"; CPU steal {cond['steal_share']:.1%} (other guests on these cores)"
+    if cond.get("process_cores") is not None:
+        out += f"; this process kept {cond['process_cores']:.2f} cores busy"
+    return out
+
+
 def footer_lines(results: dict[str, Any]) -> list[str]:
     """The run's conditions, notes and files: the last lines of every report."""
     cond = results["conditions"]
     out = ["", f"Conditions: load average {cond.get('loadavg_start')} -> {cond.get('loadavg_end')}, "
                f"{results['hardware'].get('cpu_affinity') or results['hardware'].get('cpu_count')} cores, "
-               f"{cond.get('wall_seconds', 0):.0f} s"]
+               f"{cond.get('wall_seconds', 0):.0f} s" + _cpu_use(cond)]
     out += [f"note: {n}" for n in results["notes"]]
     if results["files"]:
         out.append("files: " + ", ".join(os.path.join(results["config"]["out_dir"], f)

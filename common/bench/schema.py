@@ -13,6 +13,7 @@ import platform
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -181,6 +182,42 @@ def loadavg() -> list[float] | None:
         return [round(x, 2) for x in os.getloadavg()]
     except OSError:
         return None
+
+
+@dataclass(frozen=True)
+class CpuClock:
+    """Where the machine's and this process's CPU time went, at one moment (``cpu_clock``)."""
+
+    wall: float  # perf_counter seconds
+    process: float  # this process's user + system CPU seconds, every thread
+    steal: int | None  # machine-wide jiffies the hypervisor gave to other guests (Linux)
+    total: int | None  # machine-wide jiffies of every kind
+
+
+def cpu_clock(stat_path: str = "/proc/stat") -> CpuClock:
+    times = os.times()
+    steal = total = None
+    try:
+        with open(stat_path) as f:
+            fields = [int(x) for x in f.readline().split()[1:]]
+        # user nice system idle iowait irq softirq steal [guest guest_nice]: guest time is
+        # already counted in user and nice, so only the first eight add up to the total.
+        steal, total = (fields[7], sum(fields[:8])) if len(fields) >= 8 else (None, None)
+    except (OSError, ValueError):
+        pass
+    return CpuClock(time.perf_counter(), times.user + times.system, steal, total)
+
+
+def cpu_conditions(start: CpuClock, end: CpuClock) -> dict[str, float | None]:
+    """``steal_share``: the share of the machine's CPU time the hypervisor gave to other
+    guests over the run (None off Linux); ``process_cores``: this process's CPU seconds per
+    wall second (how many cores it kept busy: compute and the intra-op threads'
+    spin-waits alike). Together they tell a slow spell of the host (neither moves) from
+    stolen cores (steal up) or a process left waiting (cores down)."""
+    wall = end.wall - start.wall
+    ticks = None if start.total is None or end.total is None else end.total - start.total
+    steal = None if not ticks or start.steal is None or end.steal is None else (end.steal - start.steal) / ticks
+    return {"steal_share": steal, "process_cores": (end.process - start.process) / wall if wall > 0 else None}
 
 
 def now_iso() -> str:

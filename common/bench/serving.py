@@ -258,6 +258,7 @@ class ServingBench:
 
         cfg = self.config
         started, load_start, created = time.perf_counter(), schema.loadavg(), schema.now_iso()
+        clock = schema.cpu_clock()
         bar = _progress(cfg.progress, len(self.modes) * (len(cfg.request_rates) + int(cfg.warmup)))
         runs = []
         try:
@@ -277,7 +278,10 @@ class ServingBench:
         runs.sort(key=lambda r: (math.inf if r["request_rate"] is None else r["request_rate"], self.modes.index(r["mode"])))
         results = self.assemble(runs, argv, created)
         results["conditions"] = {"loadavg_start": load_start, "loadavg_end": schema.loadavg(),
-                                 "wall_seconds": time.perf_counter() - started}
+                                 "wall_seconds": time.perf_counter() - started,
+                                 **schema.cpu_conditions(clock, schema.cpu_clock())}
+        if cfg.base_url is not None:  # the engine runs in the server's process, not this client's
+            results["conditions"]["process_cores"] = None
         self.write(results)
         return results
 

@@ -460,6 +460,8 @@ def test_report_and_compare_render_a_real_run(tiny_run, tmp_path):
     results, out = tiny_run
     text = render(results)
     assert "psd" in text and "Cost model" in text and "Cooperative verification" in text
+    cores = results["conditions"]["process_cores"]
+    assert 0 < cores and f"this process kept {cores:.2f} cores busy" in text
     other = copy.deepcopy(results)
     other["label"] = "second"
     save(other, tmp_path / "b.json")
@@ -621,3 +623,26 @@ def test_compare_puts_an_engine_beside_a_bench_run(tmp_path):
 def test_bad_trials_are_refused_naming_the_field(trial, field):
     with pytest.raises(InvalidInputError, match=field):
         results_document([trial], backend="x", label="x", command="x", engines={})
+
+
+def test_conditions_record_steal_and_the_process_s_busy_cores(tmp_path, monkeypatch):
+    from minedraft.bench import schema
+    from minedraft.bench.report import footer_lines
+
+    stat = tmp_path / "stat"
+    # user nice system idle iowait irq softirq steal guest guest_nice (guest is inside user)
+    stat.write_text("cpu  100 0 50 800 10 0 0 40 30 0\ncpu0 1 2 3\n")
+    start = schema.cpu_clock(str(stat))
+    assert (start.steal, start.total) == (40, 1000)
+    stat.write_text("cpu  400 0 150 1200 10 0 0 240 90 0\n")
+    end = schema.cpu_clock(str(stat))
+    end = schema.CpuClock(start.wall + 2.0, start.process + 3.0, end.steal, end.total)
+    cond = schema.cpu_conditions(start, end)
+    assert cond["steal_share"] == pytest.approx(200 / 1000)  # steal 40 -> 240 of 1000 -> 2000 jiffies
+    assert cond["process_cores"] == pytest.approx(1.5)
+    line = footer_lines({"conditions": cond, "hardware": {"cpu_count": 2}, "notes": [], "files": {}})[1]
+    assert "CPU steal 20.0%" in line and "kept 1.50 cores busy" in line
+    # Off Linux (no /proc/stat) there is no steal to report, and files before these fields show neither.
+    missing = schema.cpu_clock(str(tmp_path / "absent"))
+    assert missing.steal is None and schema.cpu_conditions(missing, missing)["steal_share"] is None
+    assert "steal" not in footer_lines({"conditions": {}, "hardware": {}, "notes": [], "files": {}})[1]

@@ -126,6 +126,7 @@ def test_in_process_serving_answers_every_request_with_ar_greedy_tokens(engines,
     saved = load_serving(tmp_path / "serving.json")
     assert saved["runs"][0]["ttft"].keys() == {"mean", "p50", "p90", "p99"} and (tmp_path / "serving.png").exists()
     assert "UNEQUAL CORES" in render_serving(results)  # 1 thread for AR/SD against PSD's 2 lanes x 1
+    assert results["conditions"]["process_cores"] > 0 and "cores busy" in render_serving(results)
     assert {r["batch_size"] for r in results["runs"] if r["mode"] == "psd"} == {2}  # two sub-batches of 2
     assert {r["batch_size"] for r in results["runs"] if r["mode"] == "flex"} == {4}  # its cap covers both
     assert {r["mode"]: r["k"] for r in results["runs"]} == {"ar": 0, "sd": 2, "psd": 2, "flex": 2}
@@ -236,6 +237,7 @@ def test_http_sweep_writes_the_same_schema_and_fails_on_errors(server, tmp_path,
     assert [(r["mode"], r["transport"], r["request_rate"]) for r in results["runs"]] == [
         ("toy", "http", 50.0), ("toy", "http", None)]
     assert all(r["completed"] == 5 and r["good_requests"] == 5 and r["k"] == 0 for r in results["runs"])
+    assert results["conditions"]["process_cores"] is None  # the engine's cores are the server's, not the client's
     assert "toy" in capsys.readouterr().out
     dead = main(["bench-serving", "--base-url", "http://127.0.0.1:9", "--request-rates", "inf", "--num-prompts", "2",
                  "--max-new-tokens", "2", "--out", str(tmp_path / "dead"), "--no-progress", "--no-warmup"])
