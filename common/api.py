@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any
 
@@ -102,6 +102,39 @@ class LLM:
                 raise InvalidInputError("prompt is text but the engine has no tokenizer; pass token ids")
             return list(self.tokenizer.encode(prompt))
         return [int(t) for t in prompt]
+
+    def chat_prompt(self, conversation: Sequence[Mapping[str, str]], index: int = 0) -> str:
+        """One conversation (``[{"role": ..., "content": ...}, ...]``) as the prompt text the
+        target's chat template makes of it, the assistant's turn opened. ``index``: its place
+        in a batch, for error messages."""
+        name = f"messages[{index}]"
+        if isinstance(conversation, (str, Mapping)) or not isinstance(conversation, Sequence) or not conversation:
+            raise InvalidInputError(f"{name} must be a non-empty list of messages, got {conversation!r}")
+        for j, msg in enumerate(conversation):
+            if not isinstance(msg, Mapping) or not all(isinstance(msg.get(key), str) for key in ("role", "content")):
+                raise InvalidInputError(f"{name}[{j}] must be a dict with str 'role' and 'content', got {msg!r}")
+        if self.tokenizer is None or not getattr(self.tokenizer, "chat_template", None):
+            raise InvalidInputError("chat needs a target tokenizer with a chat template; this target has none "
+                                    "(use generate with prompt text or token ids)")
+        return self.tokenizer.apply_chat_template([dict(m) for m in conversation], tokenize=False,
+                                                  add_generation_prompt=True)
+
+    def chat(
+        self,
+        messages: Sequence[Mapping[str, str]] | Sequence[Sequence[Mapping[str, str]]],
+        sampling_params: SamplingParams | Sequence[SamplingParams] | None = None,
+        *,
+        use_tqdm: bool = False,
+    ) -> list[RequestOutput]:
+        """Like vLLM's ``LLM.chat``: one conversation or a list of them, each through the
+        target's chat template (``chat_prompt``), then ``generate``. Every conversation is
+        checked before any runs."""
+        single = bool(messages) and isinstance(messages[0], Mapping)
+        conversations = [messages] if single else list(messages)
+        if not conversations:
+            raise InvalidInputError("messages must hold at least one conversation, got []")
+        prompts = [self.chat_prompt(c, i) for i, c in enumerate(conversations)]  # type: ignore[arg-type]
+        return self.generate(prompts, sampling_params, use_tqdm=use_tqdm)
 
     def generate(
         self,

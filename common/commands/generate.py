@@ -60,12 +60,10 @@ def run(args: argparse.Namespace) -> int:
     llm = LLM(args.target, None if args.mode == "ar" else args.draft, mode=args.mode, **engine_kwargs(args),
               **mode_options(args))
     prompts = args.prompts
-    if args.chat and llm.tokenizer is not None:
-        prompts = [
-            llm.tokenizer.apply_chat_template([{"role": "user", "content": p}], tokenize=False, add_generation_prompt=True)
-            for p in prompts
-        ]
-    outputs = llm.generate(prompts, params)
+    if args.chat:
+        outputs = llm.chat([[{"role": "user", "content": p}] for p in prompts], params)
+    else:
+        outputs = llm.generate(prompts, params)
     summary = llm.last_trace.summary()
     for out in outputs:
         if args.json:

@@ -1,0 +1,50 @@
+"""``LLM.chat``: conversations through the target's chat template, then ``generate``."""
+
+from __future__ import annotations
+
+import pytest
+
+from minedraft import LLM, SamplingParams
+from minedraft.cli import main
+from minedraft.types import InvalidInputError
+
+# A template a word-level tokenizer can read back: every message's content, then "w1" to open the reply.
+TEMPLATE = "{% for m in messages %}{{ m['content'] }} {% endfor %}{% if add_generation_prompt %}w1{% endif %}"
+
+
+@pytest.fixture(scope="module")
+def llm(model_dir):
+    llm = LLM(str(model_dir), str(model_dir), mode="sd", dtype="float64", num_speculative_tokens=3)
+    llm.tokenizer.chat_template = TEMPLATE
+    return llm
+
+
+def test_chat_applies_the_template_and_generates_as_generate_does(llm):
+    params = SamplingParams(max_new_tokens=8)
+    conversation = [{"role": "system", "content": "w7"}, {"role": "user", "content": "w3 w5"}]
+    [out] = llm.chat(conversation, params)
+    assert out.prompt == "w7 w3 w5 w1" == llm.chat_prompt(conversation)
+    assert out.prompt_token_ids == llm.encode("w7 w3 w5 w1")
+    [plain] = llm.generate(["w7 w3 w5 w1"], params)
+    assert out.token_ids == plain.token_ids and len(out.token_ids) == 8
+    both = llm.chat([conversation, [{"role": "user", "content": "w11"}]], params)
+    assert [o.prompt for o in both] == ["w7 w3 w5 w1", "w11 w1"] and both[0].token_ids == out.token_ids
+
+
+@pytest.mark.parametrize("messages, field", [
+    ([[{"role": "user", "content": "w3"}], [{"role": "user"}]], "messages[1][0]"),
+    ([[{"role": "user", "content": "w3"}], []], "messages[1] must be a non-empty list"),
+    ([["w3"]], "messages[0][0]"),
+    ([], "at least one conversation"),
+])
+def test_chat_names_the_bad_message(llm, messages, field):
+    with pytest.raises(InvalidInputError, match=field.replace("[", r"\[").replace("]", r"\]")):
+        llm.chat(messages)
+
+
+def test_chat_without_a_template_is_a_clear_error(model_dir, capsys):
+    plain = LLM(str(model_dir), mode="ar", dtype="float64")
+    with pytest.raises(InvalidInputError, match="chat template"):
+        plain.chat([{"role": "user", "content": "w3"}])
+    code = main(["generate", "--target", str(model_dir), "--mode", "ar", "--chat", "w3"])
+    assert code == 2 and "chat template" in capsys.readouterr().err
