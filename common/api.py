@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any
 
 from .backends import EnginePair, EngineSpec, get_backend
 from .schedulers import SCHEDULERS, SchedulerConfig, create_scheduler
+from .schedulers.base import prompt_problem
 from .types import FinishReason, InvalidInputError, RequestState, SamplingParams
 
 # SchedulerConfig fields a caller may set beyond the named arguments (the rest LLM fills in).
@@ -96,12 +98,20 @@ class LLM:
                 return self.tokenizer.decode(ids)
         return SchedulerConfig(eos_token_ids=self.engines.eos_token_ids, detokenize=detok, **self._config_kwargs)
 
-    def encode(self, prompt: str | Sequence[int]) -> list[int]:
+    def encode(self, prompt: str | Sequence[int], name: str = "prompt") -> list[int]:
+        """Token ids of a text, or the given ids checked to be integers (a float is refused,
+        not truncated). ``name``: the prompt's name in error messages."""
         if isinstance(prompt, str):
             if self.tokenizer is None:
-                raise InvalidInputError("prompt is text but the engine has no tokenizer; pass token ids")
+                raise InvalidInputError(f"{name} is text but the engine has no tokenizer; pass token ids")
             return list(self.tokenizer.encode(prompt))
-        return [int(t) for t in prompt]
+        ids = []
+        for j, tok in enumerate(prompt):
+            try:
+                ids.append(operator.index(tok))
+            except TypeError:
+                raise InvalidInputError(f"{name}[{j}] must be an int token id, got {tok!r}") from None
+        return ids
 
     def chat_prompt(self, conversation: Sequence[Mapping[str, str]], index: int = 0) -> str:
         """One conversation (``[{"role": ..., "content": ...}, ...]``) as the prompt text the
@@ -154,7 +164,7 @@ class LLM:
             )
         requests = []
         for i, (prompt, p) in enumerate(zip(prompts, params_list)):
-            ids = self.encode(prompt)
+            ids = self.encode(prompt, f"prompts[{i}]")
             if not ids:
                 raise InvalidInputError(f"prompts[{i}] is empty")
             requests.append(RequestState(prompt_ids=ids, params=p))
@@ -164,11 +174,9 @@ class LLM:
         try:
             # Check every request before admitting any: bad input must not half-run a batch.
             for i, req in enumerate(requests):
-                if req.num_committed >= self.engines.target.max_context:
-                    raise InvalidInputError(
-                        f"prompts[{i}] has {req.num_committed} tokens, which must be below the target context "
-                        f"window ({self.engines.target.max_context})"
-                    )
+                problem = prompt_problem(req.prompt_ids, self.engines.target)
+                if problem is not None:
+                    raise InvalidInputError(f"prompts[{i}] {problem}")
             for req in requests:
                 scheduler.add_request(req)
             bar = None

@@ -42,6 +42,18 @@ class SchedulerConfig:
         require_int("max_batch_size", self.max_batch_size, 1)
 
 
+def prompt_problem(prompt_ids: Sequence[int], target: Target) -> str | None:
+    """Why ``target`` cannot take this prompt (as a phrase: "has ... tokens, ..."), or None.
+    An id outside the vocabulary would otherwise fail inside a forward, or index another row."""
+    if len(prompt_ids) >= target.max_context:
+        return (f"has {len(prompt_ids)} tokens, which must be below the target context window "
+                f"({target.max_context})")
+    for j, tok in enumerate(prompt_ids):
+        if not 0 <= tok < target.vocab_size:
+            return f"has token id {tok} at position {j}, outside the target's vocabulary [0, {target.vocab_size})"
+    return None
+
+
 class StepError(RuntimeError):
     """A lane call failed; every request of the affected batch receives it."""
 
@@ -80,11 +92,9 @@ class Scheduler:
     def add_request(self, request: RequestState) -> None:
         if request.request_id in self.requests:
             raise InvalidInputError(f"request_id {request.request_id!r} is already running")
-        if request.num_committed >= self.target.max_context:
-            raise InvalidInputError(
-                f"prompt length ({request.num_committed} tokens) must be below the target context "
-                f"window ({self.target.max_context})"
-            )
+        problem = prompt_problem(request.prompt_ids, self.target)
+        if problem is not None:
+            raise InvalidInputError(f"request {request.request_id!r}: the prompt {problem}")
         request.arrival_time = request.arrival_time or time.perf_counter()
         self.requests[request.request_id] = request
         self.waiting.append(request)

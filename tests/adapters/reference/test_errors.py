@@ -79,6 +79,29 @@ def test_prompt_longer_than_context_runs_nothing(pair):
     assert counting.calls == 0, "a bad request must not half-run the batch"
 
 
+@pytest.mark.parametrize("prompt, message", [
+    ([5, 96, 7], r"prompts\[1\] has token id 96 at position 1, outside the target's vocabulary \[0, 96\)"),
+    ([5, -1], r"prompts\[1\] has token id -1 at position 1, outside the target's vocabulary"),
+    ([5, 2.0], r"prompts\[1\]\[1\] must be an int token id, got 2.0"),
+])
+def test_bad_token_ids_are_named_and_run_nothing(pair, prompt, message):
+    counting = CountingPair(pair)
+    llm = LLM(None, None, mode="sd", engines=pair)
+    with pytest.raises(InvalidInputError, match=message):
+        llm.generate([[1, 2], prompt])
+    assert counting.calls == 0, "a bad request must not half-run the batch"
+
+
+def test_the_scheduler_refuses_a_token_outside_the_vocabulary(pair):
+    from minedraft.schedulers import SchedulerConfig, create_scheduler
+    from minedraft.types import RequestState
+
+    scheduler = create_scheduler("ar", pair.target, None, SchedulerConfig())
+    with pytest.raises(InvalidInputError, match=r"request 'r1': the prompt has token id 500 at position 0"):
+        scheduler.add_request(RequestState(prompt_ids=[500], params=SamplingParams(), request_id="r1"))
+    assert not scheduler.has_unfinished()
+
+
 def test_bad_device_and_dtype():
     with pytest.raises(InvalidInputError, match=r"device must be 'cpu' or 'cuda\[:N\]', got 'tpu'"):
         ReferenceBackend().build(EngineSpec(target=tiny_llama(), device="tpu"))
