@@ -9,7 +9,6 @@ from typing import Any
 
 from .backends import EnginePair, EngineSpec, get_backend
 from .schedulers import SCHEDULERS, SchedulerConfig, create_scheduler
-from .schedulers.base import prompt_problem
 from .types import FinishReason, InvalidInputError, RequestState, SamplingParams
 
 # SchedulerConfig fields a caller may set beyond the named arguments (the rest LLM fills in).
@@ -174,9 +173,9 @@ class LLM:
         try:
             # Check every request before admitting any: bad input must not half-run a batch.
             for i, req in enumerate(requests):
-                problem = prompt_problem(req.prompt_ids, self.engines.target)
+                problem = scheduler.request_problem(req)
                 if problem is not None:
-                    raise InvalidInputError(f"prompts[{i}] {problem}")
+                    raise InvalidInputError(f"prompts[{i}]: {problem}")
             for req in requests:
                 scheduler.add_request(req)
             bar = None

@@ -92,12 +92,22 @@ class Scheduler:
     def add_request(self, request: RequestState) -> None:
         if request.request_id in self.requests:
             raise InvalidInputError(f"request_id {request.request_id!r} is already running")
-        problem = prompt_problem(request.prompt_ids, self.target)
+        problem = self.request_problem(request)
         if problem is not None:
-            raise InvalidInputError(f"request {request.request_id!r}: the prompt {problem}")
+            raise InvalidInputError(f"request {request.request_id!r}: {problem}")
         request.arrival_time = request.arrival_time or time.perf_counter()
         self.requests[request.request_id] = request
         self.waiting.append(request)
+
+    def request_problem(self, request: RequestState) -> str | None:
+        """Why this scheduler cannot take ``request`` (a phrase), or None."""
+        problem = prompt_problem(request.prompt_ids, self.target)
+        if problem is not None:
+            return f"the prompt {problem}"
+        if request.params.stop and self.config.detokenize is None:
+            return (f"stop strings {list(request.params.stop)!r} need a tokenizer to read the output and this "
+                    "engine has none (stop_token_ids work without one)")
+        return None
 
     def cancel(self, request_id: str) -> None:
         req = self.requests.get(request_id)
@@ -191,6 +201,8 @@ class Scheduler:
             if any(s in text for s in p.stop):
                 return FinishReason.STOP
         if len(req.output_ids) >= p.max_new_tokens:
+            return FinishReason.LENGTH
+        if req.num_committed >= self.target.max_context:  # the window is full (vLLM: max_model_len)
             return FinishReason.LENGTH
         return None
 

@@ -74,14 +74,14 @@ def test_vocabulary_mismatch():
 def test_prompt_longer_than_context_runs_nothing(pair):
     counting = CountingPair(pair)
     llm = LLM(None, None, mode="psd", engines=pair)
-    with pytest.raises(InvalidInputError, match=r"prompts\[2\] has 70 tokens, which must be below the target context window \(64\)"):
+    with pytest.raises(InvalidInputError, match=r"prompts\[2\]: the prompt has 70 tokens, which must be below the target context window \(64\)"):
         llm.generate([[1, 2], [3, 4, 5], [7] * 70])
     assert counting.calls == 0, "a bad request must not half-run the batch"
 
 
 @pytest.mark.parametrize("prompt, message", [
-    ([5, 96, 7], r"prompts\[1\] has token id 96 at position 1, outside the target's vocabulary \[0, 96\)"),
-    ([5, -1], r"prompts\[1\] has token id -1 at position 1, outside the target's vocabulary"),
+    ([5, 96, 7], r"prompts\[1\]: the prompt has token id 96 at position 1, outside the target's vocabulary \[0, 96\)"),
+    ([5, -1], r"prompts\[1\]: the prompt has token id -1 at position 1, outside the target's vocabulary"),
     ([5, 2.0], r"prompts\[1\]\[1\] must be an int token id, got 2.0"),
 ])
 def test_bad_token_ids_are_named_and_run_nothing(pair, prompt, message):
@@ -90,6 +90,26 @@ def test_bad_token_ids_are_named_and_run_nothing(pair, prompt, message):
     with pytest.raises(InvalidInputError, match=message):
         llm.generate([[1, 2], prompt])
     assert counting.calls == 0, "a bad request must not half-run the batch"
+
+
+def test_stop_strings_without_a_tokenizer_are_refused_not_ignored(pair):
+    counting = CountingPair(pair)
+    llm = LLM(None, None, mode="sd", engines=pair)  # token ids only: nothing could read the text
+    with pytest.raises(InvalidInputError, match=r"prompts\[0\]: stop strings \['w3'\] need a tokenizer"):
+        llm.generate([[1, 2]], SamplingParams(max_new_tokens=4, stop=["w3"]))
+    assert counting.calls == 0
+
+
+@pytest.mark.parametrize("mode", ["ar", "sd", "psd", "flex"])
+def test_a_request_stops_at_the_context_window(pair, mode):
+    """The window (64 positions here) caps prompt + output, as vLLM's max_model_len does."""
+    llm = LLM(None, None, mode=mode, engines=pair, num_speculative_tokens=3)
+    outs = llm.generate([[1, 2, 3], [4] * 60], SamplingParams(max_new_tokens=100, ignore_eos=True))
+    assert [len(o.prompt_token_ids) + len(o.token_ids) for o in outs] == [64, 64]
+    assert [o.finish_reason for o in outs] == ["length", "length"]
+    ar = LLM(None, None, mode="ar", engines=pair).generate([[1, 2, 3], [4] * 60],
+                                                           SamplingParams(max_new_tokens=100, ignore_eos=True))
+    assert [o.token_ids for o in outs] == [o.token_ids for o in ar]
 
 
 def test_the_scheduler_refuses_a_token_outside_the_vocabulary(pair):
