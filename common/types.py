@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import enum
 import itertools
+import numbers
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -53,9 +54,12 @@ class SamplingParams:
         if isinstance(self.stop, str):
             object.__setattr__(self, "stop", (self.stop,))
         object.__setattr__(self, "stop", tuple(self.stop))
-        object.__setattr__(self, "stop_token_ids", tuple(self.stop_token_ids))
-        if any(not s for s in self.stop):
-            raise _invalid("SamplingParams.stop", self.stop, "must not contain empty strings")
+        if any(not isinstance(s, str) or not s for s in self.stop):
+            raise _invalid("SamplingParams.stop", self.stop, "must hold non-empty strings")
+        ids = tuple(self.stop_token_ids)
+        if any(isinstance(t, bool) or not isinstance(t, numbers.Integral) or t < 0 for t in ids):
+            raise _invalid("SamplingParams.stop_token_ids", self.stop_token_ids, "must hold token ids (ints >= 0)")
+        object.__setattr__(self, "stop_token_ids", tuple(int(t) for t in ids))
 
     @property
     def greedy(self) -> bool:

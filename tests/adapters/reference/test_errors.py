@@ -58,7 +58,9 @@ def test_negative_temperature():
 
 @pytest.mark.parametrize(
     ("field", "kwargs"),
-    [("top_p", {"top_p": 0.0}), ("top_k", {"top_k": -3}), ("max_new_tokens", {"max_new_tokens": 0})],
+    [("top_p", {"top_p": 0.0}), ("top_k", {"top_k": -3}), ("max_new_tokens", {"max_new_tokens": 0}),
+     ("stop", {"stop": ["ok", 3]}), ("stop_token_ids", {"stop_token_ids": [5, "7"]}),
+     ("stop_token_ids", {"stop_token_ids": [-1]})],
 )
 def test_other_sampling_fields(field, kwargs):
     with pytest.raises(InvalidInputError, match=rf"SamplingParams.{field}"):
