@@ -42,18 +42,6 @@ class SchedulerConfig:
         require_int("max_batch_size", self.max_batch_size, 1)
 
 
-def prompt_problem(prompt_ids: Sequence[int], target: Target) -> str | None:
-    """Why ``target`` cannot take this prompt (as a phrase: "has ... tokens, ..."), or None.
-    An id outside the vocabulary would otherwise fail inside a forward, or index another row."""
-    if len(prompt_ids) >= target.max_context:
-        return (f"has {len(prompt_ids)} tokens, which must be below the target context window "
-                f"({target.max_context})")
-    for j, tok in enumerate(prompt_ids):
-        if not 0 <= tok < target.vocab_size:
-            return f"has token id {tok} at position {j}, outside the target's vocabulary [0, {target.vocab_size})"
-    return None
-
-
 class StepError(RuntimeError):
     """A lane call failed; every request of the affected batch receives it."""
 
@@ -100,10 +88,15 @@ class Scheduler:
         self.waiting.append(request)
 
     def request_problem(self, request: RequestState) -> str | None:
-        """Why this scheduler cannot take ``request`` (a phrase), or None."""
-        problem = prompt_problem(request.prompt_ids, self.target)
-        if problem is not None:
-            return f"the prompt {problem}"
+        """Why this scheduler cannot take ``request`` (a phrase), or None. An id outside the
+        vocabulary would otherwise fail inside a forward, or index another row."""
+        ids, target = request.prompt_ids, self.target
+        if len(ids) >= target.max_context:
+            return (f"the prompt has {len(ids)} tokens, which must be below the target context window "
+                    f"({target.max_context})")
+        if ids and not 0 <= min(ids) <= max(ids) < target.vocab_size:  # min/max in C; the position only on failure
+            j, tok = next((j, t) for j, t in enumerate(ids) if not 0 <= t < target.vocab_size)
+            return f"the prompt has token id {tok} at position {j}, outside the target's vocabulary [0, {target.vocab_size})"
         if request.params.stop and self.config.detokenize is None:
             return (f"stop strings {list(request.params.stop)!r} need a tokenizer to read the output and this "
                     "engine has none (stop_token_ids work without one)")
