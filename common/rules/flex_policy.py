@@ -447,6 +447,7 @@ class SwitchCheck:
 
 
 RATE_WEIGHT = 0.2  # weight of a step in a mode's measured tokens/s (decayed sums)
+WARMUP_STEP_CAP = 32  # steps a mode's warm-up may take, untimed ones included
 
 
 @dataclass
@@ -484,6 +485,7 @@ class FlexPolicy:
         self.num_decisions = 0
         self.runs = {m: 0 for m in FLEX_MODES}  # clean (measured) steps per mode
         self.attempts = {m: 0 for m in FLEX_MODES}  # all steps per mode
+        self.caught_up = {m: 0 for m in FLEX_MODES}  # steps whose draft fed a context first (untimed)
         self.last_run = {m: 0 for m in FLEX_MODES}  # num_decisions when the mode last ran
         self.seen_batches: dict[str, set[int]] = {m: set() for m in FLEX_MODES}
         # Predicted over measured step seconds per mode (decayed sums: a ratio of sums, so one
@@ -548,13 +550,15 @@ class FlexPolicy:
 
     def note_step(self, mode: str, num_running: int, clean: bool = True, caught_up: bool = False) -> None:
         """A step of ``mode`` ran with ``num_running`` requests; ``clean``: its verification was
-        measured (no prefill in it); ``caught_up``: its drafter first processed tokens committed
-        while it was idle, so its draft was not measured. Warm-up counts clean steps only."""
+        measured (no prefill in it); ``caught_up``: its drafter first fed a request's context (its
+        first draft, or tokens committed while the drafter sat idle), so its draft was not
+        measured. Warm-up counts clean steps only."""
         if caught_up and self._probing == mode and mode != "ar":
             self._probe_again = mode
         self._probing = None
         self.runs[mode] += int(clean)
         self.attempts[mode] += 1
+        self.caught_up[mode] += int(caught_up)
         self.last_run[mode] = self.num_decisions
         self.seen_batches[mode].add(num_running)
 
@@ -760,12 +764,15 @@ class FlexPolicy:
                 mode = "sd"
             return Decision(mode, 0 if mode == "ar" else max(k, 1), "schedule")
         for mode in eligible:
-            # A plan run but not measured (a draft that first caught up on tokens committed
-            # while the drafter sat idle is not timed) is run on: an unmeasured mode is never
-            # a candidate, and SD stayed out of a whole run at 4 in flight that way.
+            # A plan run but not measured (a draft that first fed a request's context, its
+            # first draft or one after AR steps, is not timed) is run on: an unmeasured mode
+            # is never a candidate, and SD stayed out of a whole run at 4 in flight that way.
+            # Those steps do not use up the plan's tries (the bench's warm-up call spent them
+            # all on requests of two or three tokens), up to WARMUP_STEP_CAP steps in all.
             plan = self.warmup_plan[mode]
             unfinished = self.runs[mode] < len(plan) or not self.usable(mode)
-            if s.warmup and unfinished and self.attempts[mode] < 2 * len(plan) + 2:
+            tries = self.attempts[mode] - self.caught_up[mode]
+            if s.warmup and unfinished and tries < 2 * len(plan) + 2 and self.attempts[mode] < WARMUP_STEP_CAP:
                 return Decision(mode, plan[self.runs[mode] % len(plan)], "warmup")
         eligible = [m for m in eligible if self.usable(m)]
         if not eligible:  # nothing measured yet (warm-up cut short): plain SD, which measures both

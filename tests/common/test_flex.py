@@ -346,6 +346,31 @@ def test_a_mode_warmed_up_without_a_timed_draft_is_run_until_one_is_timed():
     assert "sd" in policy.decide(groups).predicted
 
 
+def test_untimed_first_drafts_do_not_use_up_a_modes_warm_up():
+    """Each request's first draft feeds its context to the drafter and is not timed. On a
+    stream of short requests (the bench's warm-up call) those took all of SD's tries, and a
+    mode never timed is never a candidate: SD sat out whole runs. They are not counted as
+    tries, up to ``WARMUP_STEP_CAP`` steps in all."""
+    from minedraft.rules.flex_policy import WARMUP_STEP_CAP
+
+    policy = FlexPolicy(2, FlexSettings(ks=(1, 2)))
+    for _ in range(12):  # short requests: every SD step feeds a new context
+        d = policy.decide((["a"], []))
+        assert (d.mode, d.reason) == ("sd", "warmup")
+        policy.note_step("sd", 1, caught_up=True)
+    policy.observe_verify("sequential", 1, 2, 0.05)
+    policy.observe_draft("sequential", 1, 2, 0.01)  # a request long enough to be timed
+    policy.note_step("sd", 1)
+    d = policy.decide((["a"], []))
+    assert policy.usable("sd") and (d.mode, d.reason) == ("ar", "warmup")  # SD warmed up: AR's turn
+    never = FlexPolicy(2, FlexSettings(ks=(1, 2)))
+    steps = 0
+    while never.decide((["a"], [])).mode == "sd" and steps <= WARMUP_STEP_CAP:
+        never.note_step("sd", 1, caught_up=True)  # bounded all the same
+        steps += 1
+    assert steps == WARMUP_STEP_CAP and not never.usable("sd")
+
+
 def test_probes_a_competitive_mode_at_a_new_batch_size():
     model = table(*CLOSE)
     policy = FlexPolicy(4, FlexSettings(ks=(4,), prior_alpha=0.8), overlapped=model, sequential=model)

@@ -277,3 +277,35 @@ def test_a_short_draft_among_long_ones_saves_no_verification():
     # Sub-batch (a, b) is verified at width 4 while c is drafted; c's verification at width 0.
     cycle = max(0.0, table.t_verify(2, 4)) + max(table.t_draft(1, 4), table.t_verify(1, 0))
     assert psd == pytest.approx(cycle / 2)
+
+
+def test_a_requests_first_draft_and_a_catch_up_are_not_timed_as_drafting():
+    """The policy's draft costs leave out calls that fed a request's whole context to the
+    drafter: its first draft (an EAGLE-style drafter returns nothing before the target's
+    first step, so the committed count alone does not show it) and the first after AR steps."""
+    from minedraft.schedulers.flex import ConfidenceDrafter
+
+    class Returning(FakeDrafter):
+        def __init__(self) -> None:
+            super().__init__()
+            self.give = 0
+
+        def propose(self, requests, num_tokens, stop_threshold=None):
+            return super().propose(requests, [min(n, self.give) for n in num_tokens], stop_threshold)
+
+    inner = Returning()
+    drafter = ConfidenceDrafter(inner, None)
+    req = RequestState(prompt_ids=[1, 2, 3], params=SamplingParams(max_new_tokens=30), request_id="a")
+    flags = []
+    # (tokens the drafter returns, tokens committed since the last call): nothing drafted
+    # yet; the first draft (its prefill); a plain draft (k + 1 committed); 10 committed
+    # without drafting (AR steps); a plain draft again
+    for give, committed in ((0, 0), (2, 1), (2, 3), (2, 10), (2, 3)):
+        req.output_ids += [5] * committed
+        inner.give = give
+        drafter.propose([req], [2])
+        flags.append(drafter.calls[-1].catch_up)
+    assert flags == [True, True, False, True, False]
+    drafter.release("a")
+    drafter.propose([req], [2])
+    assert drafter.calls[-1].catch_up  # a released request starts over
