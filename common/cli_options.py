@@ -37,7 +37,7 @@ def _schedule(text: str) -> tuple[tuple[str, int], ...]:
 # Field annotation (as written) -> argparse type; bool fields become --flag/--no-flag.
 PARSERS: dict[str, Callable[[str], Any]] = {
     "int": int, "int | None": int, "float": float, "float | None": float, "str": str,
-    "tuple[int, ...]": _ints, "tuple[tuple[str, int], ...]": _schedule,
+    "tuple[int, ...]": _ints, "tuple[int, ...] | None": _ints, "tuple[tuple[str, int], ...]": _schedule,
 }
 
 

@@ -135,7 +135,11 @@ def nearest_index(ks: Sequence[int], k: int) -> int:
 
 @dataclass(frozen=True)
 class FlexSettings:
-    ks: tuple[int, ...] = (1, 2, 3, 4, 5, 6, 8)  # draft lengths the policy may pick
+    # Draft lengths the policy may pick besides the mode's num_speculative_tokens (None: that
+    # one only). Adaptive lengths are opt-in: priced on acceptance estimates that follow
+    # streaks, a move to k = 3 at 1-2 in flight was predicted 13-40% more tokens than it
+    # delivered, and flex's SD steps ran 0.93-0.97x fixed SD's at 4 in flight (docs/flex.md).
+    ks: tuple[int, ...] | None = None
     margin: float = 0.05  # predicted relative gain a switch needs, beyond the step-time noise ...
     patience: int = 3  # ... in this many consecutive decisions
     warmup: bool = True  # run each mode's warm-up plan before trusting its predictions
@@ -174,7 +178,8 @@ class FlexSettings:
     sequential_threads: int | None = None
 
     def __post_init__(self) -> None:
-        require_ints("FlexSettings.ks", self.ks, 1)
+        if self.ks is not None:
+            require_ints("FlexSettings.ks", self.ks, 1)
         require_number("FlexSettings.margin", self.margin, 0)
         require_int("FlexSettings.patience", self.patience, 1)
         require_number("FlexSettings.decay", self.decay, 0, 1, low_open=True)
@@ -469,7 +474,7 @@ class FlexPolicy:
                  overlapped: CostModel | None = None, sequential: CostModel | None = None) -> None:
         self.settings = settings or FlexSettings()
         k0 = self.num_speculative_tokens = num_speculative_tokens  # k0 of the warm-up plan
-        self.ks = tuple(sorted(set(self.settings.ks) | {k0}))
+        self.ks = tuple(sorted(set(self.settings.ks or ()) | {k0}))
         self.models = {"overlapped": overlapped or CostModel(), "sequential": sequential or CostModel()}
         self.overhead = {"overlapped": 0.0, "sequential": 0.0}
         self.measured = {(f, what): 0 for f in ("overlapped", "sequential") for what in ("draft", "verify")}

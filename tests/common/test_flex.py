@@ -556,6 +556,21 @@ def test_schedule_overrides_and_falls_back_without_two_sub_batches():
     assert policy.decide((["a"], [])).mode == "ar" and policy.decide((["a"], [])).mode == "sd"
 
 
+def test_draft_lengths_default_to_the_configured_k_and_widen_only_by_opt_in():
+    """By default flex varies the mode (and per-request caps), not the draft length: its
+    candidates are AR and each draft mode at the engine's num_speculative_tokens. ``ks``
+    adds lengths, always with that k among them."""
+    assert FlexPolicy(3).candidates(("psd", "sd", "ar")) == [("psd", 3), ("sd", 3), ("ar", 0)]
+    assert FlexPolicy(3, FlexSettings(ks=(1, 5))).ks == (1, 3, 5)
+    # Cheap drafts, a verification fixed in cost, acceptance 0.9: longer drafts pay.
+    model = table(0.001, 0.0001, 0.02, 0.0001, 0.0002)
+    adaptive = exact(0.9, (3, 1, 2, 4, 5, 6, 8), model)
+    assert adaptive.decide(split(4)).k > 3
+    default = FlexPolicy(3, FlexSettings(warmup=False, margin=0.0, patience=1, prior_alpha=0.9, per_request_k=False),
+                         overlapped=model, sequential=model)
+    assert [default.decide(split(4)).k for _ in range(5)] == [3] * 5
+
+
 @pytest.mark.parametrize("bad", [dict(ks=()), dict(ks=(0,)), dict(margin=-0.1), dict(patience=0), dict(decay=0.0), dict(idle_decay=1.5),
                                  dict(prior_alpha=1.5), dict(schedule=(("tree", 1),)), dict(schedule=(("sd", -1),)),
                                  dict(cell_min_obs=-1), dict(cell_weight=0.0), dict(cell_weight=1.5),

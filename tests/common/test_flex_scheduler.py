@@ -135,7 +135,11 @@ def cpu_table() -> CostModel:
     return model
 
 
+ADAPTIVE_KS = (1, 2, 3, 4, 5, 6, 8)  # the tests below exercise adaptive draft lengths (opt-in)
+
+
 def fixed_policy(k0=4, **settings) -> FixedCosts:
+    settings.setdefault("ks", ADAPTIVE_KS)
     table = cpu_table()
     return FixedCosts(k0, FlexSettings(warmup=False, **settings), overlapped=table, sequential=table)
 
@@ -212,7 +216,7 @@ def test_steps_record_and_feed_the_padded_width():
     drafter = RecordingDrafter(bad={"r1", "r3"})
     sched = make(drafter, k=4, max_batch_size=4, lanes="inline")
     table = cpu_table()
-    sched.policy = WidthRecording(4, FlexSettings(warmup=False), overlapped=table, sequential=table)
+    sched.policy = WidthRecording(4, FlexSettings(warmup=False, ks=ADAPTIVE_KS), overlapped=table, sequential=table)
     run_to_end(sched, requests(4, max_new=(40,)), max_steps=500)
     steps = [s for s in sched.trace.steps if s.verify_batch]
     ragged = [s for s in steps if 0 < s.proposed < s.verify_width * s.verify_batch]
