@@ -92,7 +92,8 @@ log(measured / predicted) step times over their recent clean steps (decayed, wei
 slow steps raises the current mode's cells while the idle mode's stay as they were, and a
 predicted gain within that error is as likely that as a real one. A step's own spread
 would be too wide a gate: at 1 in flight it held AR where SD was 1.3-1.5x faster. Within a
-mode the draft length moves one candidate at a time. Per-request caps act outside the
+mode the draft length moves one candidate at a time (among ``ks``, opt-in: by default
+k0 is the only length). Per-request caps act outside the
 hysteresis: when every cap of the current draft mode falls to 0 the step is AR at once,
 and the way back to that mode needs the margin and the noise but not the patience.
 
