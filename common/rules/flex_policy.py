@@ -138,8 +138,9 @@ def nearest_index(ks: Sequence[int], k: int) -> int:
 class FlexSettings:
     # Draft lengths the policy may pick besides the mode's num_speculative_tokens (None: that
     # one only). Adaptive lengths are opt-in: priced on acceptance estimates that follow
-    # streaks, a move to k = 3 at 1-2 in flight was predicted 13-40% more tokens than it
-    # delivered, and flex's SD steps ran 0.93-0.97x fixed SD's at 4 in flight (docs/flex.md).
+    # streaks, a move to k = 3 at 1-2 in flight was expected to deliver 1.13-1.40x the tokens
+    # it did, and flex's decode steps ran 0.90-0.93x fixed SD's at 4 in flight where it was
+    # not stuck on AR (docs/flex.md, "Draft lengths").
     ks: tuple[int, ...] | None = None
     margin: float = 0.05  # predicted relative gain a switch needs, beyond the step-time noise ...
     patience: int = 3  # ... in this many consecutive decisions

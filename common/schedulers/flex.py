@@ -105,11 +105,7 @@ class ConfidenceDrafter:
         # EAGLE-style drafter returns no tokens before the target's first step, so the
         # committed count alone does not show it). Timed as drafting, the first SD call at 4
         # in flight cost 26.7 ms a forward against 7 ms, priced SD out and kept it out.
-        catch_up = any(
-            r.num_committed - self._last.get(r.request_id, (0, 0))[0] > self._last.get(r.request_id, (0, 0))[1] + 1
-            or (n > 0 and r.request_id not in self._primed)
-            for r, n in zip(requests, num_tokens)
-        )
+        catch_up = any(self._feeds_context(r, n) for r, n in zip(requests, num_tokens))
         t0 = time.perf_counter()
         threshold = self.threshold if stop_threshold is None else stop_threshold
         block = self.inner.propose(requests, num_tokens, stop_threshold=threshold)
@@ -123,6 +119,13 @@ class ConfidenceDrafter:
         self.calls.append(DraftCall([r.request_id for r in requests], sum(n > 0 for n in num_tokens),
                                     max(lengths, default=0), seconds, catch_up))
         return block
+
+    def _feeds_context(self, req: RequestState, num_tokens: int) -> bool:
+        """Whether this call first feeds the drafter context it has not seen: more tokens
+        committed since the last proposal than that draft could have made, or the request's
+        first draft."""
+        committed, cap = self._last.get(req.request_id, (0, 0))
+        return req.num_committed - committed > cap + 1 or (num_tokens > 0 and req.request_id not in self._primed)
 
     def on_verified(self, outcome: VerifyOutcome) -> None:
         self.inner.on_verified(outcome)
