@@ -270,6 +270,26 @@ def test_caps_follow_the_marginal_break_even():
     assert caps == {"a": k, "b": k, "c": 0}
 
 
+def test_caps_price_a_request_not_drafting_by_the_fit_not_by_two_noisy_cells():
+    """Measured draft cells at b = 8 and b = 7 that differ by six times the draft's slope
+    (one taken in a slow spell, one in a fast one) must not cut requests whose drafts pay:
+    what one request not drafting saves is the batch's own cost times the fit's shape.
+    Priced as the difference of the two cells it was 6 ms a step here, more than the 4.7 ms
+    that a request accepting 0.6 of its drafts brings, and every request stopped drafting
+    although SD is predicted faster than AR."""
+    policy = fixed_policy(k0=2, ks=None)
+    for rid in "abcdefgh":
+        for counts in (policy.acceptance.alphas, policy.acceptance.steady):
+            counts[rid] = type(policy.acceptance.global_alpha)(hits=6e5, misses=4e5)
+    for _ in range(3):
+        policy.cells.add("sequential", "draft", 8, 1, 0.0135)  # slow spell
+        policy.cells.add("sequential", "draft", 7, 1, 0.0105)  # fast spell
+    groups = (list("abcdefgh"), [])
+    assert 2 * (policy.t_draft("sequential", 8, 1) - policy.t_draft("sequential", 7, 1)) == pytest.approx(0.006)
+    assert policy.predict("sd", 2, groups) > policy.predict("ar", 0, groups)
+    assert policy.request_caps("sd", 2, groups) == dict.fromkeys("abcdefgh", 2)
+
+
 def test_a_short_draft_among_long_ones_saves_no_verification():
     """The verification is priced at the longest draft (the padded width), the drafting at
     the requests that draft."""
