@@ -702,7 +702,7 @@ class FlexPolicy:
         if drafting == rows:
             return full
         fit = self.models[family].t_draft
-        return full * fit(drafting, 1) / max(fit(rows, 1), 1e-12)
+        return full * fit(drafting, 1) / fit(rows, 1)  # CostModel.t_draft is floored at 1e-9
 
     def request_caps(self, mode: str, k: int, groups: tuple[Sequence[str], Sequence[str]]) -> dict[str, int]:
         """Per-request draft caps for ``mode`` at batch cap k: k, or 0 (plain decoding). The
@@ -710,8 +710,9 @@ class FlexPolicy:
         fewer tokens than the others saves no verification: the choice worth making per
         request is whether it drafts at all. One request not drafting saves ``saved`` seconds
         (its draft rows at the fit's slope, ``_t_draft_some``; the same for every request:
-        costs depend on how many draft, not on which) and loses its ``E_i(k) - 1`` expected accepted tokens, each worth the step's
-        seconds per token; it drafts iff the tokens are worth more. Nobody drafts when that is
+        costs depend on how many draft, not on which) and loses its ``E_i(k) - 1`` expected
+        accepted tokens, each worth the step's seconds per token; it drafts iff the tokens
+        are worth more. Nobody drafts when that is
         predicted faster still (the last drafters take the width with them): such a
         candidate is plain AR, which competes as a mode of its own."""
         batch = self._running(groups)
