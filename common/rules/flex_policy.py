@@ -63,12 +63,15 @@ an exponential average of the measured seconds per exact cell (family, verify, b
 rounded width; or family, draft, batch: seconds per draft forward, since drafting k tokens
 is k forwards of one shape, so every draft length feeds the one cell and a single slow
 call at a rarely run k cannot price that k out) and predicts from a cell once it has
-``cell_min_obs`` observations. A cell's first observation is provisional, replaced by
-the second: the first call of a shape pays one-off costs. A cell never run borrows the
-correction of the nearest measured batch size at the same length: the fit times measured / fitted there (the shape
+two observations (``cell_min_obs`` 0: the fit alone). A cell's first observation is
+provisional, replaced by the second: the first call of a shape pays one-off costs, so it
+prices its shape from above only. A cell not settled borrows the correction of the nearest
+settled batch size at the same length: the fit times measured / fitted there (the shape
 of the nonlinearity, e.g. one row cheap and two expensive, carries over between batch
-sizes); with no such cell the fit alone. A mispredicted candidate gets chosen, measured
-and corrected, so the choice converges on what was timed.
+sizes); with none, its own provisional observation, else the nearest provisional cell's
+correction, else the fit alone. A mispredicted candidate gets chosen, measured and
+corrected, so the choice converges on what was timed. Warm-up plans run each length twice
+in a row, so that a mode starts from settled cells.
 
 **Realized rates.** The per-cell costs time the forwards; a step also pays what they do
 not see: the first steps after a switch of shapes and models running slower, per-step
@@ -163,9 +166,13 @@ class FlexSettings:
     global_window: float | None = 64.0
     prior_alpha: float = 0.5
     prior_weight: float = 4.0  # pseudo-observations behind the global estimate (towards prior_alpha)
-    # Pseudo-observations pulling a request's estimate towards the global one: small, so that
-    # a request whose drafts are all rejected leaves a well-accepting batch's rate quickly.
-    request_prior_weight: float = 1.0
+    # Pseudo-observations pulling a request's estimate towards the global one. With 1, one
+    # rejected first draft halved a new request's estimate (at k = 2 and an acceptance of
+    # 0.5, one request in two), and two such requests took 2-4 in flight to AR for 20-60
+    # steps while their estimates crept back. With 4 it falls to 0.8x the batch's rate, and
+    # a request rejected every time still falls to about 0.3x it (its counts decay by
+    # ``decay``, so they hold about 10 verifications): below break-even where drafting costs.
+    request_prior_weight: float = 4.0
     schedule: tuple[tuple[str, int], ...] = ()  # fixed cyclic (mode, k) plan: tests, ablations
     cell_min_obs: int = 1  # predict from a measured (family, batch, length) cell after this many; 0: fit only
     cell_weight: float = 0.3  # weight of a new observation in a cell's running average
@@ -378,6 +385,7 @@ def batch_bucket(num_running: int) -> int:
 
 
 CELL_TOLERANCE = 0.25  # a mean length within this of an integer falls in that integer's cell
+PROVISIONAL = 1  # a cell's first observations until this many: replaced by the next (MeasuredCells.add)
 
 
 class MeasuredCells:
@@ -408,7 +416,7 @@ class MeasuredCells:
             return
         n = self.counts.get(key, 0)
         old = self.seconds.get(key, seconds)
-        self.seconds[key] = seconds if n <= 1 else old + self.weight * (seconds - old)
+        self.seconds[key] = seconds if n <= PROVISIONAL else old + self.weight * (seconds - old)
         self.counts[key] = n + 1
         self.batches.setdefault((family, kind, key[3]), set()).add(batch)
 
@@ -486,7 +494,11 @@ class FlexPolicy:
                                             s.idle_decay, s.global_window, s.steady_decay)
         self.cells = MeasuredCells(s.cell_weight)
         k_alt = max(1, k0 // 2) if k0 > 1 else 2
-        self.warmup_plan = {"psd": (k0, k_alt, k_alt), "sd": (k0, k_alt), "ar": (0,)}
+        # Each length twice in a row: a shape's first call pays one-off costs (a first SD draft
+        # after PSD steps: 12.6-17.7 ms a forward at 4 rows, 6-7 warm), and its cell keeps
+        # only the second (MeasuredCells.add), so the prices SD and PSD start from are warm.
+        plans = {"psd": (k0, k_alt, k_alt), "sd": (k0, k_alt), "ar": (0,)}
+        self.warmup_plan = {m: tuple(k for k in plan for _ in range(PROVISIONAL + 1)) for m, plan in plans.items()}
         self.current: tuple[str, int] | None = None
         self.streak = 0
         self.num_decisions = 0
@@ -751,15 +763,29 @@ class FlexPolicy:
 
     def _measured_or_fitted(self, family: str, kind: str, batch: int, length: float,
                             fit: Callable[[int, float], float]) -> float:
+        """The cell measured at this shape, else the fit corrected by the nearest measured
+        batch size at this length. A cell's lone first observation (``MeasuredCells.add``:
+        provisional) prices the shape from above only where a settled cell (two or more
+        observations) at this length gives the fit's correction: a shape's first call pays
+        one-off costs, and priced on them (one draft forward at 4 rows timed at 18.8 ms,
+        7 ms warm) SD stayed out of a whole drain, its cell never timed again."""
         min_obs = self.settings.cell_min_obs
-        cell = self.cells.get(family, kind, batch, length, min_obs)
+        if min_obs < 1:
+            return fit(batch, length)
+        settled = max(min_obs, PROVISIONAL + 1)
+        cell = self.cells.get(family, kind, batch, length, settled)
         if cell is not None:
             return cell
-        near = self.cells.nearest(family, kind, batch, length, min_obs)
+        provisional = self.cells.get(family, kind, batch, length, min_obs)
+        near = self.cells.nearest(family, kind, batch, length, settled)
+        if near is None:  # nothing settled at this length: the shape's own first call, else any
+            if provisional is not None:
+                return provisional
+            near = self.cells.nearest(family, kind, batch, length, min_obs)
         fitted = fit(batch, length)
-        if near is None or fit(near[0], length) < 1e-6:
-            return fitted
-        return fitted * near[1] / fit(near[0], length)
+        if near is not None and fit(near[0], length) >= 1e-6:
+            fitted *= near[1] / fit(near[0], length)
+        return fitted if provisional is None else min(provisional, fitted)
 
     def candidates(self, modes: Iterable[str]) -> list[tuple[str, int]]:
         return [(m, k) for m in modes for k in ((0,) if m == "ar" else self.ks)]

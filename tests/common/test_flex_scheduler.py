@@ -148,11 +148,17 @@ def drafted_per_verification(drafter, rid):
     return [m for r, _, _, m in drafter.log if r == rid]
 
 
+# One pseudo-observation pulling a request's estimate towards its batch's: drafts here cost
+# 0.5 ms a row and a forward, so with the default four a request rejected every time, in a
+# batch that accepts everything, stays above the break-even and drafts on (cheaply).
+LIGHT_PULL = 1.0
+
+
 def test_rejected_requests_fall_to_k0_while_the_others_keep_drafting():
     bad = {"r1", "r3"}
     drafter = RecordingDrafter(bad=bad)
     sched = make(drafter, k=4, max_batch_size=4, lanes="inline")
-    sched.policy = fixed_policy()
+    sched.policy = fixed_policy(request_prior_weight=LIGHT_PULL)
     reqs = requests(4, max_new=(40,))
     run_to_end(sched, reqs, max_steps=500)
     assert [r.output_ids for r in reqs] == [ar_continuation(r.prompt_ids, 40) for r in reqs]
@@ -216,7 +222,8 @@ def test_steps_record_and_feed_the_padded_width():
     drafter = RecordingDrafter(bad={"r1", "r3"})
     sched = make(drafter, k=4, max_batch_size=4, lanes="inline")
     table = cpu_table()
-    sched.policy = WidthRecording(4, FlexSettings(warmup=False, ks=ADAPTIVE_KS), overlapped=table, sequential=table)
+    sched.policy = WidthRecording(4, FlexSettings(warmup=False, ks=ADAPTIVE_KS, request_prior_weight=LIGHT_PULL),
+                                  overlapped=table, sequential=table)
     run_to_end(sched, requests(4, max_new=(40,)), max_steps=500)
     steps = [s for s in sched.trace.steps if s.verify_batch]
     ragged = [s for s in steps if 0 < s.proposed < s.verify_width * s.verify_batch]
@@ -229,9 +236,9 @@ def test_steps_record_and_feed_the_padded_width():
 def test_all_rejected_switches_the_batch_to_ar_within_a_few_steps():
     """Every draft rejected: AR from the fourth step at the latest, and the draft is re-tried
     rarely and briefly (the global estimate ages while nothing is drafted): one-token drafts
-    in single steps, more than 10 AR steps apart and further apart each time (a draft mode
-    that lost every drafter returns once a draft is predicted to pay by the margin, without
-    the patience, so the spacing is the estimate's)."""
+    in single steps, more than 30 AR steps apart (a draft mode that lost every drafter
+    returns once a draft is predicted to pay by the margin, without the patience, so the
+    spacing is the estimate's)."""
     reqs = requests(2, max_new=(200,))
     drafter = RecordingDrafter(bad={r.request_id for r in reqs})
     sched = make(drafter, k=4, max_batch_size=2, lanes="inline")
@@ -243,7 +250,7 @@ def test_all_rejected_switches_the_batch_to_ar_within_a_few_steps():
     assert first_ar <= 3, modes
     retries = [i for i in range(first_ar, len(modes)) if modes[i] != "ar"]
     gaps = [b - a for a, b in zip([first_ar, *retries], retries)]
-    assert 1 <= len(retries) <= 6 and all(g > 10 for g in gaps) and gaps == sorted(gaps), retries
+    assert 1 <= len(retries) <= 6 and all(g > 30 for g in gaps), retries
     assert all(sched.decisions[i].k == 1 for i in retries)
     # at most three rejected drafts of 4 each, then one token per request and retry
     assert sum(r.num_draft_tokens for r in reqs) <= 2 * 3 * 4 + 2 * len(retries)
