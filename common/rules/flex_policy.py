@@ -42,9 +42,9 @@ Then, for a draft cap k:
 anything (the verify fit needs two distinct k to separate per-position from per-request
 cost). Until a mode has run its warm-up plan (k0 = ``num_speculative_tokens``; ``psd``: k0, k_alt, k_alt, so that the
 overlapped verify fit sees drafts of two lengths, since a PSD step verifies what the step
-before drafted; ``sd``: k0, k_alt; ``ar``: one step; k_alt = k0 // 2, or 2 for k0 = 1), it
-is run next, in the order psd, sd, ar, and on until its family holds the measurements its
-prediction needs. Plan steps count once measured: a step whose verification included a
+before drafted; ``sd``: k0, k_alt; ``ar``: one step; each of these twice in a row, so that
+the cells it leaves are settled; k_alt = k0 // 2, or 2 for k0 = 1), it is run next, in
+the order psd, sd, ar, and on until its family holds the measurements its prediction needs. Plan steps count once measured: a step whose verification included a
 prompt's prefill is not, nor a draft call that first caught up on tokens committed while
 the drafter sat idle (at most 2 x plan + 2 tries). Afterwards a mode other than the current one is
 probed for one step when it is predicted within ``explore_gap`` of the best and was either
