@@ -32,6 +32,7 @@ class StepRecord:
     verify_time: float = 0.0  # seconds the target lane was busy for this step
     k: int = 0
     bytes_crossed: int = 0  # bytes handed from one lane to the other (cooperative verification)
+    running: int = 0  # sequences in flight: both sub-batches under PSD, particles under SMC (0: not recorded)
 
     @property
     def duration(self) -> float:

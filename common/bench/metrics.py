@@ -64,7 +64,7 @@ def step_columns(steps: Sequence[StepRecord], prefill: Sequence[bool]) -> dict[s
         cols["mode"].append(s.mode)
         cols["k"].append(int(s.k))
         for c in ("verify_batch", "draft_batch", "proposed", "verify_width", "accepted", "emitted", "bytes_crossed",
-                  "verify_context", "draft_context"):
+                  "verify_context", "draft_context", "running"):
             cols[c].append(int(getattr(s, c)))
     return cols
 

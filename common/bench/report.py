@@ -6,7 +6,7 @@ import os
 from collections.abc import Sequence
 from typing import Any
 
-from . import oracle, prediction
+from . import occupancy, oracle, prediction
 
 
 def _f(x: float | None, fmt: str = "{:.1f}") -> str:
@@ -197,6 +197,7 @@ def render(results: dict[str, Any]) -> str:
            "in use (all lanes); pred: cost-model steady state; step/max: PSD step time / max(T_draft, T_verify); "
            "=AR: share of outputs equal to AR's; mode*: a reference row at flex's concurrency (flex bar)"]
     out += _ratio_lines(results.get("ratios") or [])
+    out += occupancy.lines(results["trials"])
     if results["cost_model"]:
         cm = results["cost_model"]
         out += _cost_lines(cm) + _step_table(results["results"])

@@ -234,7 +234,7 @@ class FlexScheduler(ParallelSpeculativeScheduler):
         verify_context, draft_context = self.context(batch), self.context(missing)
         emitted = self.commit(batch, block, outcome)
         self.record(
-            start=start, end=time.perf_counter(), verify_batch=len(batch), draft_batch=len(missing),
+            start=start, end=time.perf_counter(), verify_batch=len(batch), draft_batch=len(missing), running=len(batch),
             proposed=block.num_tokens, verify_width=block.width, accepted=sum(outcome.num_accepted), emitted=emitted,
             verify_context=verify_context, draft_context=draft_context,
             draft_time=draft_time, verify_time=verify_time,

@@ -77,6 +77,7 @@ class ParallelSpeculativeScheduler(Scheduler):
         self.record(
             start=start, end=time.perf_counter(), overlapped=bool(draft_group) and self.lanes.concurrent,
             verify_group=self.turn, verify_batch=len(verify_group), draft_batch=len(draft_group),
+            running=len(verify_group) + len(draft_group),
             proposed=block.num_tokens, verify_width=block.width, accepted=sum(outcome.num_accepted), emitted=emitted,
             verify_context=verify_context, draft_context=draft_context,
             draft_time=(drafted[1] if drafted else 0.0) + serial_time, verify_time=verify_time,

@@ -49,6 +49,7 @@ class _ContinuousBatching(Scheduler):
             start=start,
             end=time.perf_counter(),
             verify_batch=len(batch),
+            running=len(batch),
             draft_batch=len(batch) if self.drafter is not None else 0,
             proposed=block.num_tokens, verify_width=block.width,
             verify_context=context, draft_context=context if self.drafter is not None else 0,

@@ -314,7 +314,7 @@ class SMCScheduler(_SMCMixin, Scheduler):
         context = self.context(batch)
         emitted = self.commit(batch, block, outcome)
         self.record(
-            start=start, end=time.perf_counter(), verify_batch=len(batch), draft_batch=len(batch),
+            start=start, end=time.perf_counter(), verify_batch=len(batch), draft_batch=len(batch), running=len(batch),
             proposed=block.num_tokens, verify_width=block.width, accepted=sum(outcome.num_accepted), emitted=emitted,
             verify_context=context, draft_context=context,
             draft_time=draft_time, verify_time=verify_time, k=self.config.num_speculative_tokens,

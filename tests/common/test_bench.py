@@ -15,6 +15,8 @@ from minedraft.bench.compare import compare_table, load_runs
 from minedraft.bench.external import ExternalTrial, results_document
 from minedraft.bench.harness import build_engines, plan
 from minedraft.bench.metrics import aggregate, percentile, prefill_flags, stats
+from minedraft.bench.occupancy import TimeSplit, time_split
+from minedraft.bench.occupancy import lines as occupancy_lines
 from minedraft.bench.probe import LONG_CONTEXT
 from minedraft.bench.workload import request_params
 from minedraft.cli import main
@@ -79,6 +81,9 @@ def test_results_schema_round_trip(tmp_path):
      "results.trials[0].steps"),  # version 3 has the verify_width column too
     (lambda r: [t["steps"].update(mode=["sd"] * 2, k=[1, 1], verify_width=[1, 1]) for t in r["trials"]]
      and r.update(schema_version=4), "results.trials[0].steps"),  # version 4: the context columns too
+    (lambda r: [t["steps"].update(mode=["sd"] * 2, k=[1, 1], verify_width=[1, 1], verify_context=[5, 6],
+                                  draft_context=[5, 6]) for t in r["trials"]]
+     and r.update(schema_version=5), "results.trials[0].steps"),  # version 5: running too
     (lambda r: r["trials"][0].update(errors=True), "results.trials[0].errors"),
 ])
 def test_schema_rejects_bad_results_naming_the_field(mutate, field):
@@ -130,6 +135,34 @@ def test_percentiles_and_stats():
 def test_prefill_steps_are_those_delivering_first_tokens():
     steps = [StepRecord(step=i, mode="sd", start=i, end=i + 1) for i in range(4)]
     assert prefill_flags(steps, [0.9, 0.95, 2.5]) == [True, False, True, False]
+
+
+def _split_trial(mode: str, durations, running, prefill, emitted, threads: int = 2) -> dict:
+    return {"mode": mode, "kind": "scheduler", "batch_size": 4, "k": 0 if mode == "ar" else 2, "concurrency": 4,
+            "threads_total": threads,
+            "steps": {"duration": durations, "running": running, "prefill": prefill, "emitted": emitted}}
+
+
+def test_time_split_separates_prefill_busy_and_below_full_steps():
+    # a prefill step, two busy steps at the peak of 4 in flight, a draining step with 2
+    trial = _split_trial("sd", [0.4, 0.2, 0.2, 0.2], [4, 4, 4, 2], [1, 0, 0, 0], [4, 8, 10, 3])
+    split = time_split(trial["steps"])
+    assert split == TimeSplit(prefill=pytest.approx(0.4), busy=pytest.approx(0.4), below=pytest.approx(0.2),
+                              busy_rate=pytest.approx(18 / 0.4))
+    assert time_split(None) is None
+    assert time_split({**trial["steps"], "running": [0, 0, 0, 0]}) is None  # files before schema 5 store none
+    assert time_split({k: v for k, v in trial["steps"].items() if k != "running"}) is None
+
+
+def test_time_split_report_compares_busy_rates_with_ar_at_equal_load():
+    ar = _split_trial("ar", [0.5, 0.1, 0.1], [4, 4, 4], [1, 0, 0], [4, 4, 4])  # busy: 40 tok/s
+    sd = _split_trial("sd", [0.5, 0.1, 0.1, 0.1], [4, 4, 2, 1], [1, 0, 0, 0], [4, 6, 3, 2])  # busy: 60 tok/s
+    text = "\n".join(occupancy_lines([ar, sd]))
+    assert "ar    b=4   k=0   4 in flight: 71% / 29% / 0%, busy steps 40.0 tok/s\n" in text
+    assert "sd    b=4   k=2   4 in flight: 62% / 12% / 25%, busy steps 60.0 tok/s (1.50x AR's)" in text
+    unequal = "\n".join(occupancy_lines([ar, _split_trial("sd", [0.1], [4], [0], [6], threads=4)]))
+    assert "(1.50x AR's, UNEQUAL CORES: 4 threads against AR's 2)" in unequal
+    assert occupancy_lines([{**sd, "steps": None}]) == []
 
 
 def test_aggregate_takes_medians_over_repetitions():
@@ -460,6 +493,7 @@ def test_report_and_compare_render_a_real_run(tiny_run, tmp_path):
     results, out = tiny_run
     text = render(results)
     assert "psd" in text and "Cost model" in text and "Cooperative verification" in text
+    assert "Where the time went" in text and "psd   b=1   k=2   2 in flight:" in text
     cores = results["conditions"]["process_cores"]
     assert 0 < cores and f"this process kept {cores:.2f} cores busy" in text
     other = copy.deepcopy(results)

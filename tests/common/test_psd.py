@@ -205,3 +205,31 @@ def test_steps_record_the_context_they_verified(mode):
             assert rec.verify_context == max(before[rid] for rid in verified), (mode, rec)
         checked = len(sched.trace.steps)
     assert checked > 4 and max(s.verify_context for s in sched.trace.steps) > len(prompts["a"])
+
+
+@pytest.mark.parametrize("mode", ["ar", "sd", "psd", "flex"])
+def test_steps_record_the_requests_in_flight(mode):
+    """``running`` counts the requests in flight during the step (both sub-batches under
+    PSD): those unfinished before it that admission took out of the queue. Five requests of
+    different lengths through two slots (per sub-batch under PSD), so newcomers join mid-run
+    and the tail drains."""
+    reqs = [_req(i, n) for i, n in enumerate((3, 9, 5, 12, 7))]
+    drafter = None if mode == "ar" else FakeDrafter(wrong_every=3)
+    lanes = "threads" if mode in ("psd", "flex") else "inline"
+    sched = create_scheduler(mode, FakeTarget(), drafter,
+                             SchedulerConfig(num_speculative_tokens=2, max_batch_size=2, lanes=lanes))
+    for r in reqs:
+        sched.add_request(r)
+    seen = []
+    while sched.has_unfinished():
+        unfinished = {r.request_id for r in reqs if not r.finished}
+        recorded = len(sched.trace.steps)
+        sched.step()
+        if len(sched.trace.steps) > recorded:
+            (rec,) = sched.trace.steps[recorded:]
+            in_flight = unfinished - {r.request_id for r in sched.waiting}
+            assert rec.running == len(in_flight), (mode, rec)
+            seen.append(rec.running)
+    sched.close()
+    capacity = 4 if mode == "psd" else 2
+    assert max(seen) == capacity and min(seen) == 1, (mode, seen)
