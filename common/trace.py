@@ -33,6 +33,9 @@ class StepRecord:
     k: int = 0
     bytes_crossed: int = 0  # bytes handed from one lane to the other (cooperative verification)
     running: int = 0  # sequences in flight: both sub-batches under PSD, particles under SMC (0: not recorded)
+    # The draft lane also fed context the drafter had not seen (a prompt, or tokens committed
+    # while it idled): its draft time is partly a prefill, not drafting.
+    draft_prefill: bool = False
 
     @property
     def duration(self) -> float:

@@ -60,6 +60,7 @@ class Step:
     duration: float
     draft_time: float
     verify_time: float
+    draft_prefill: bool = False  # the draft call also fed unseen context (files before schema 5: False)
 
 
 def _step_mode(trial: dict[str, Any], cols: dict[str, list], i: int) -> str:
@@ -91,6 +92,7 @@ def decode_steps(trial: dict[str, Any], threads: dict[str, int]) -> Iterator[Ste
             verify_batch=batch, draft_batch=cols["draft_batch"][i], proposed=proposed, width=width, **contexts,
             draft_k=max(int(k), 1), emitted=cols["emitted"][i], duration=cols["duration"][i],
             draft_time=cols["draft_time"][i], verify_time=cols["verify_time"][i],
+            draft_prefill=bool(cols["draft_prefill"][i]) if "draft_prefill" in cols else False,
         )
 
 
@@ -141,14 +143,18 @@ def calibration_rounds(calibration: Iterable[dict[str, Any]], overhead: float = 
 
 def fit_steps(steps: Iterable[Step]) -> StepModel:
     """Fits to in-scheduler decode steps: verifications and draft calls per thread count,
-    overheads as medians."""
+    overheads as medians. A draft call that also fed context the drafter had not seen (a
+    prompt, or the tokens flex's AR steps committed) is left out of the draft fit: its time
+    is mostly that prefill, and one such call at a batch size no other step reached set the
+    fit's slope there (flex's one SD step at 32 in flight, after AR steps, put 179 ms a
+    draft forward where plain drafting takes 35)."""
     models: dict[int, CostModel] = {}
     seq, ovl = [], []
     for s in steps:
         model = models.setdefault(s.threads, CostModel(window=1 << 20))
         if s.verify_batch:
             model.observe_verify(s.verify_batch, s.width, s.verify_time, s.verify_context)
-        if s.draft_batch and s.draft_time > 0:
+        if s.draft_batch and s.draft_time > 0 and not s.draft_prefill:
             model.observe_draft(s.draft_batch, s.draft_k, s.draft_time, s.draft_context)
         if s.overlapped:
             ovl.append(s.duration - max(s.draft_time, s.verify_time))

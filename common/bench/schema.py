@@ -21,7 +21,7 @@ from typing import Any
 from ..types import InvalidInputError
 
 SCHEMA_NAME = "minedraft.bench"
-SCHEMA_VERSION = 5  # 2: step columns "mode" and "k"; 3: "verify_width"; 4: "verify_context", "draft_context"; 5: "running"
+SCHEMA_VERSION = 5  # 2: step columns "mode" and "k"; 3: "verify_width"; 4: "verify_context", "draft_context"; 5: "running", "draft_prefill"
 
 _NUM = (int, float)
 _OPT_NUM = (int, float, type(None))
@@ -60,7 +60,8 @@ STEP_COLUMNS_V2 = (*STEP_COLUMNS_V1, "mode", "k")  # mode as the scheduler recor
 STEP_COLUMNS_V3 = (*STEP_COLUMNS_V2, "verify_width")  # longest draft verified (the padded width scored)
 # Longest committed sequence verified / drafted for: the positions padded attention runs over.
 STEP_COLUMNS_V4 = (*STEP_COLUMNS_V3, "verify_context", "draft_context")
-STEP_COLUMNS = (*STEP_COLUMNS_V4, "running")  # sequences in flight (both sub-batches under PSD)
+# Sequences in flight (both sub-batches under PSD); whether the draft call also fed unseen context.
+STEP_COLUMNS = (*STEP_COLUMNS_V4, "running", "draft_prefill")
 STEP_COLUMNS_OF_VERSION = {1: STEP_COLUMNS_V1, 2: STEP_COLUMNS_V2, 3: STEP_COLUMNS_V3, 4: STEP_COLUMNS_V4, 5: STEP_COLUMNS}
 
 

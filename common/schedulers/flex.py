@@ -279,6 +279,8 @@ class FlexScheduler(ParallelSpeculativeScheduler):
 
     def record(self, **fields) -> StepRecord:
         fields["k"] = 0 if self._mode == "ar" else self._k
+        # The wrapper knows catch-ups after AR steps too, which PSD's own rule cannot see.
+        fields["draft_prefill"] = any(call.catch_up for call in self.drafter.calls)
         rec = super().record(**fields)
         rec.mode = f"flex:{self._mode}"
         return rec

@@ -53,6 +53,9 @@ class ParallelSpeculativeScheduler(Scheduler):
         if not verify_group:
             return self.pop_finished()
         start = time.perf_counter()
+        # Drafted now for the first time (serially, or in the overlap): the drafter reads prompts.
+        draft_prefill = any(r.num_verify_steps == 0 and r.request_id not in self.stored
+                            for r in verify_group + draft_group)
         try:
             serial_time = self._draft_missing(verify_group)
         except StepError:
@@ -77,7 +80,7 @@ class ParallelSpeculativeScheduler(Scheduler):
         self.record(
             start=start, end=time.perf_counter(), overlapped=bool(draft_group) and self.lanes.concurrent,
             verify_group=self.turn, verify_batch=len(verify_group), draft_batch=len(draft_group),
-            running=len(verify_group) + len(draft_group),
+            running=len(verify_group) + len(draft_group), draft_prefill=draft_prefill,
             proposed=block.num_tokens, verify_width=block.width, accepted=sum(outcome.num_accepted), emitted=emitted,
             verify_context=verify_context, draft_context=draft_context,
             draft_time=(drafted[1] if drafted else 0.0) + serial_time, verify_time=verify_time,

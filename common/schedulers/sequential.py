@@ -36,6 +36,8 @@ class _ContinuousBatching(Scheduler):
         if not batch:
             return self.pop_finished()
         start = time.perf_counter()
+        # A request never verified is drafted for the first time: the drafter reads its prompt.
+        draft_prefill = self.drafter is not None and any(r.num_verify_steps == 0 for r in batch)
         try:
             block, draft_time = self._draft(batch)
             t_verify = time.perf_counter()
@@ -50,6 +52,7 @@ class _ContinuousBatching(Scheduler):
             end=time.perf_counter(),
             verify_batch=len(batch),
             running=len(batch),
+            draft_prefill=draft_prefill,
             draft_batch=len(batch) if self.drafter is not None else 0,
             proposed=block.num_tokens, verify_width=block.width,
             verify_context=context, draft_context=context if self.drafter is not None else 0,

@@ -340,3 +340,16 @@ def test_a_requests_first_draft_and_a_catch_up_are_not_timed_as_drafting():
     drafter.release("a")
     drafter.propose([req], [2])
     assert drafter.calls[-1].catch_up  # a released request starts over
+
+
+def test_steps_flag_the_drafters_catch_up_after_ar_steps():
+    """An SD step after four AR steps first feeds the drafter the tokens AR committed (more
+    than the last draft could have made): ``draft_prefill`` marks it, as it marks the first
+    drafts; SD steps after SD steps and AR steps (no draft call) are not marked."""
+    plan = (("ar", 0),) * 4 + (("sd", 2),) * 3
+    sched = make(FakeDrafter(wrong_every=3), k=2, max_batch_size=2)
+    sched.policy = FlexPolicy(2, FlexSettings(schedule=plan))
+    run_to_end(sched, requests(2, max_new=(60, 60)), max_steps=500)
+    steps = sched.trace.steps[:3 * len(plan)]
+    assert [s.mode for s in steps] == [f"flex:{m}" for m, _ in plan] * 3
+    assert [s.draft_prefill for s in steps] == [i % len(plan) == 4 for i in range(len(steps))]

@@ -137,6 +137,24 @@ def test_prediction_follows_the_trials_occupancy():
     assert [s.verify_batch for s in decode_steps(_trial("sd", 8, 2), THREADS)] == [8] * 6 + [4, 1]
 
 
+def test_draft_calls_that_read_unseen_context_stay_out_of_the_draft_fit():
+    """One flex step at 32 requests whose draft call first caught up on what AR steps had
+    committed (ten times a draft forward's cost, as measured) is the only draft call at that
+    batch size: fitted, it would set the slope above the others; flagged ``draft_prefill``,
+    the fit keeps the law and SD at 32 is predicted exactly."""
+    catch_up = _trial("sd", 32, 2, tail=False)
+    cols = catch_up["steps"]
+    cols["draft_time"] = [10 * t for t in cols["draft_time"]]
+    cols["draft_prefill"] = [1] * len(cols["duration"])
+    catch_up.update(mode="flex", rep=0)
+    target = list(decode_steps(_trial("sd", 32, 2), THREADS))
+    predicted = fit_steps(s for t in [*_trials(), catch_up] for s in decode_steps(t, THREADS))
+    assert sum(predicted.step_time(s) for s in target) == pytest.approx(sum(s.duration for s in target), rel=1e-6)
+    cols["draft_prefill"] = [0] * len(cols["duration"])  # the same steps, unflagged
+    skewed = fit_steps(s for t in [*_trials(), catch_up] for s in decode_steps(t, THREADS))
+    assert sum(skewed.step_time(s) for s in target) > 1.5 * sum(s.duration for s in target)
+
+
 def test_no_prediction_without_the_observations_to_fit():
     """AR-only data cannot predict a drafting step: None, never a made-up figure."""
     ar_only = [t for t in _trials() if t["mode"] == "ar"]

@@ -233,3 +233,39 @@ def test_steps_record_the_requests_in_flight(mode):
     sched.close()
     capacity = 4 if mode == "psd" else 2
     assert max(seen) == capacity and min(seen) == 1, (mode, seen)
+
+
+class _LoggingDrafter(FakeDrafter):
+    """Records the request ids each proposal drafted at least one token for."""
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.drafted: list[set[str]] = []
+
+    def propose(self, requests, num_tokens, stop_threshold=None):
+        self.drafted.append({r.request_id for r, n in zip(requests, num_tokens) if n > 0})
+        return super().propose(requests, num_tokens, stop_threshold)
+
+
+@pytest.mark.parametrize("mode", ["sd", "psd"])
+def test_steps_flag_draft_calls_that_read_a_prompt(mode):
+    """``draft_prefill`` marks exactly the steps whose draft calls included a request never
+    verified before: its first draft, for which the drafter reads the prompt (under PSD
+    newcomers are drafted a step before their first verification)."""
+    reqs = [_req(i, n) for i, n in enumerate((3, 9, 5, 12, 7))]
+    drafter = _LoggingDrafter(wrong_every=3)
+    sched = create_scheduler(mode, FakeTarget(), drafter, SchedulerConfig(
+        num_speculative_tokens=2, max_batch_size=2, lanes="threads" if mode == "psd" else "inline"))
+    for r in reqs:
+        sched.add_request(r)
+    flags, expected = [], []
+    while sched.has_unfinished():
+        verified_before = {r.request_id: r.num_verify_steps for r in reqs}
+        calls, recorded = len(drafter.drafted), len(sched.trace.steps)
+        sched.step()
+        if len(sched.trace.steps) > recorded:
+            drafted = set().union(*drafter.drafted[calls:])
+            expected.append(any(verified_before[rid] == 0 for rid in drafted))
+            flags.append(sched.trace.steps[-1].draft_prefill)
+    sched.close()
+    assert flags == expected and 2 <= sum(flags) < len(flags), (mode, flags)
