@@ -374,6 +374,11 @@ class RunningBatch:
         return expected_forwards(gamma[drafting].tolist(), longest, cap[drafting].tolist())
 
 
+def _best_per_mode(values: dict[tuple[str, int], float], modes: Iterable[str]) -> dict[str, float]:
+    """The highest value per mode over its (mode, k) candidates, for the modes that have any."""
+    return {m: max(v for c, v in values.items() if c[0] == m) for m in modes if any(c[0] == m for c in values)}
+
+
 def _rate(step: tuple[float, float]) -> float:
     tokens, seconds = step
     return tokens / seconds if seconds > 0 else 0.0
@@ -386,6 +391,7 @@ def batch_bucket(num_running: int) -> int:
 
 CELL_TOLERANCE = 0.25  # a mean length within this of an integer falls in that integer's cell
 PROVISIONAL = 1  # a cell's first observations until this many: replaced by the next (MeasuredCells.add)
+CELL_AGE = 64  # decisions without an update that age a cell's value by one more observation
 
 
 class MeasuredCells:
@@ -399,25 +405,35 @@ class MeasuredCells:
         # The batch sizes measured per (family, kind, length): the lookups across batch sizes
         # run in every decision, and a run fills a cell per family, kind, batch size and length.
         self.batches: dict[tuple[str, str, int], set[int]] = {}
+        self.updated: dict[tuple[str, str, int, int], int] = {}  # decision count at the last update
 
     @staticmethod
     def key(family: str, kind: str, batch: int, length: float) -> tuple[str, str, int, int] | None:
         rounded = round(length)
         return (family, kind, batch, rounded) if abs(length - rounded) <= CELL_TOLERANCE else None
 
-    def add(self, family: str, kind: str, batch: int, length: float, seconds: float) -> None:
+    def add(self, family: str, kind: str, batch: int, length: float, seconds: float, now: int | None = None) -> None:
         """A cell's first observation is provisional: the second replaces it. The first call
         of a shape in a regime pays one-off costs (measured here: a first draft forward of
         23.6 ms against 5-7 ms afterwards, after the thread count changed), and averaged in
         it would hold that length's price up for several observations, or for good when the
-        inflated price keeps the length from being run again."""
+        inflated price keeps the length from being run again.
+
+        ``now`` (the policy's decision count) ages the old value: every ``CELL_AGE`` decisions
+        without an update count as one more observation since. A shared host's speed drifts
+        over minutes, and a cell last timed in a slow spell (82 ms a verification at 4 rows,
+        55-60 ms usual) outweighed the probe that timed it again a trial later."""
         key = self.key(family, kind, batch, length)
         if key is None:
             return
         n = self.counts.get(key, 0)
         old = self.seconds.get(key, seconds)
-        self.seconds[key] = seconds if n <= PROVISIONAL else old + self.weight * (seconds - old)
+        age = 0 if now is None else max(0, now - self.updated.get(key, now)) / CELL_AGE
+        weight = 1.0 - (1.0 - self.weight) ** (1.0 + age)
+        self.seconds[key] = seconds if n <= PROVISIONAL else old + weight * (seconds - old)
         self.counts[key] = n + 1
+        if now is not None:
+            self.updated[key] = now
         self.batches.setdefault((family, kind, key[3]), set()).add(batch)
 
     def thin(self, family: str, kind: str, batch: int, length: float) -> bool:
@@ -536,14 +552,14 @@ class FlexPolicy:
     def observe_draft(self, family: str, batch: int, forwards: int, seconds: float) -> None:
         if batch > 0 and forwards > 0 and seconds > 0:
             self.models[family].observe_draft(batch, forwards, seconds)
-            self.cells.add(family, "draft", batch, 1, seconds / forwards)  # per forward: T_d = k f(b)
+            self.cells.add(family, "draft", batch, 1, seconds / forwards, self.num_decisions)  # per forward: T_d = k f(b)
             self.measured[family, "draft"] += 1
 
     def observe_verify(self, family: str, batch: int, width: float, seconds: float) -> None:
         """A verification of ``batch`` requests whose longest draft was ``width`` tokens."""
         if batch > 0 and seconds > 0:
             self.models[family].observe_verify(batch, width, seconds)
-            self.cells.add(family, "verify", batch, width, seconds)
+            self.cells.add(family, "verify", batch, width, seconds, self.num_decisions)
             self.measured[family, "verify"] += 1
 
     def usable(self, mode: str) -> bool:
@@ -827,16 +843,24 @@ class FlexPolicy:
             return Decision("sd", self.num_speculative_tokens, "unmeasured")
         batch = self._running(groups)
         caps = {c: self._caps(c, batch) for c in self.candidates(eligible)}  # [n] each; None: every request k
-        # A candidate whose caps are all 0 drafts nothing: it is AR, already a candidate.
-        caps = {c: v for c, v in caps.items() if v is None or v.any()}
+        # A candidate whose caps are all 0 drafts nothing: it is AR, already a candidate. A draft
+        # mode left with no candidate stays a probe, uncapped: priced out on a stale cell (a
+        # slow spell's last steps at 4 rows, 82 ms a verification where 55-60 is usual) it
+        # would otherwise never run at this batch size again, and flex held AR for a whole
+        # trial at 4 in flight where SD is 1.1x AR.
+        capped_out = {m for m in eligible if m != "ar" and all(v is not None and not v.any()
+                                                                for c, v in caps.items() if c[0] == m)}
+        caps = {c: None if c[0] in capped_out else v for c, v in caps.items()
+                if c[0] in capped_out or v is None or v.any()}
         steps = {c: self.predict_step(*c, groups) if v is None else self._step(c[0], batch, v) for c, v in caps.items()}
         expected = {c: t / sec if sec > 0 else 0.0 for c, (t, sec) in steps.items()}
-        scores = {c: e * self.realized_ratio(c[0], n) for c, e in expected.items()}
+        probes = {c: e * self.realized_ratio(c[0], n) for c, e in expected.items()}
+        scores = {c: v for c, v in probes.items() if c[0] not in capped_out}
         best = max(scores, key=lambda c: scores[c])
-        per_mode = {m: max(v for c, v in scores.items() if c[0] == m) for m in eligible if any(c[0] == m for c in scores)}
-        uncorrected = {m: max(v for c, v in expected.items() if c[0] == m) for m in per_mode}
-        probed_mode = self._probe(list(per_mode), per_mode, uncorrected, n)
-        probe = max((c for c in scores if c[0] == probed_mode), key=lambda c: scores[c]) if probed_mode \
+        per_mode = _best_per_mode(scores, eligible)
+        probe_rates = _best_per_mode(probes, eligible)
+        probed_mode = self._probe(list(probe_rates), probe_rates, _best_per_mode(expected, probe_rates), n)
+        probe = max((c for c in probes if c[0] == probed_mode), key=lambda c: probes[c]) if probed_mode \
             else self._probe_length(scores, n)
 
         def decision(chosen: tuple[str, int], reason: str) -> Decision:

@@ -11,11 +11,13 @@ import pytest
 from minedraft import InvalidInputError
 from minedraft.rules.cost_model import CostModel, expected_tokens
 from minedraft.rules.flex_policy import (
+    CELL_AGE,
     FAMILY,
     AcceptanceTracker,
     Decision,
     FlexPolicy,
     FlexSettings,
+    MeasuredCells,
     RequestObservation,
     expected_forwards,
 )
@@ -530,6 +532,55 @@ def test_a_cold_first_call_at_a_new_batch_size_cannot_price_a_mode_out():
     policy.observe_verify("sequential", 4, 2.0, 0.090)
     assert policy.t_draft("sequential", 4, 2) == pytest.approx(2 * 0.0188)
     assert policy.t_verify("sequential", 4, 2.0) == pytest.approx(0.090)
+
+
+def stale_slow_sd_cells(**settings) -> FlexPolicy:
+    """A policy whose SD cells at 4 rows were last timed in a slow spell (82.5 ms a
+    verification of 2 drafts, 9.7 ms a draft forward; 55-60 and 7 are usual) and whose AR
+    cell is fresh (55 ms): priced on them, SD at 4 in flight loses to AR for every request."""
+    policy = FlexPolicy(2, FlexSettings(ks=(2,), warmup=True, prior_alpha=0.5, **settings))
+    policy.warmup_plan = {m: () for m in policy.warmup_plan}  # measured below instead
+    for _ in range(2):
+        policy.observe_verify("sequential", 4, 0.0, 0.055)
+        policy.observe_verify("sequential", 4, 2.0, 0.0825)
+        policy.observe_draft("sequential", 4, 2, 2 * 0.0097)
+        policy.observe_verify("overlapped", 2, 2.0, 0.2)  # PSD: measured, far behind
+        policy.observe_draft("overlapped", 2, 2, 0.2)
+    return policy
+
+
+def test_a_draft_mode_priced_out_on_a_stale_cell_is_still_probed():
+    """Every request's cap at 0 makes SD plain AR, so SD is no candidate; it stays a probe,
+    uncapped (every request drafts k), or it would never be timed at this batch size again."""
+    policy = stale_slow_sd_cells(explore_every=10)
+    groups, decisions = (["a", "b", "c", "d"], []), []
+    for _ in range(40):
+        d = policy.decide(groups, overlap=False)
+        policy.note_step(d.mode, 4)
+        decisions.append(d)
+    assert all("sd" not in d.predicted for d in decisions)  # no SD candidate: every cap is 0
+    probes = [i for i, d in enumerate(decisions) if (d.mode, d.reason) == ("sd", "explore")]
+    assert len(probes) >= 3 and all(b - a > 10 for a, b in zip(probes, probes[1:]))
+    assert all(decisions[i].caps == {} for i in probes)  # uncapped: every request drafts k
+    assert all(d.mode == "ar" for i, d in enumerate(decisions) if i not in probes)
+
+
+def test_a_cell_left_alone_for_long_takes_a_new_observation_at_more_weight():
+    """Machine speed drifts over minutes: every ``CELL_AGE`` decisions without an update age a
+    cell's value by one more observation, so a probe a trial later mostly replaces it."""
+    cells = MeasuredCells(weight=0.3)
+    for _ in range(2):
+        cells.add("sequential", "verify", 4, 2.0, 0.0825, 0)
+    cells.add("sequential", "verify", 4, 2.0, 0.055, 0)  # in the same decision: weight 0.3
+    assert cells.seconds["sequential", "verify", 4, 2] == pytest.approx(0.0825 + 0.3 * (0.055 - 0.0825))
+    before = cells.seconds["sequential", "verify", 4, 2]
+    cells.add("sequential", "verify", 4, 2.0, 0.055, 5 * CELL_AGE)  # five ages later: 1 - 0.7^6
+    assert cells.seconds["sequential", "verify", 4, 2] == pytest.approx(before + (1 - 0.7**6) * (0.055 - before))
+    untimed = MeasuredCells(weight=0.3)
+    for _ in range(3):
+        untimed.add("sequential", "verify", 4, 2.0, 0.0825)
+    untimed.add("sequential", "verify", 4, 2.0, 0.055)  # no clock: the plain running average
+    assert untimed.seconds["sequential", "verify", 4, 2] == pytest.approx(0.0825 + 0.3 * (0.055 - 0.0825))
 
 
 def test_a_mode_slower_than_predicted_loses_to_one_that_runs_as_predicted():
