@@ -61,11 +61,10 @@ def step_columns(steps: Sequence[StepRecord], prefill: Sequence[bool]) -> dict[s
         cols["verify_time"].append(round(s.verify_time, 6))
         cols["overlapped"].append(int(s.overlapped))
         cols["prefill"].append(int(pre))
-        cols["draft_prefill"].append(int(s.draft_prefill))
         cols["mode"].append(s.mode)
         cols["k"].append(int(s.k))
         for c in ("verify_batch", "draft_batch", "proposed", "verify_width", "accepted", "emitted", "bytes_crossed",
-                  "verify_context", "draft_context", "running"):
+                  "verify_context", "draft_context", "running", "draft_prefill"):
             cols[c].append(int(getattr(s, c)))
     return cols
 

@@ -60,19 +60,15 @@ def split_rows(trials: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     """Per (mode, kind, b, k), in the order first met: requests in flight and the medians
     over repetitions of the shares and the busy rate. Configurations without splits are
     left out."""
-    groups: dict[tuple[str, str, int, int], list[TimeSplit]] = {}
-    first: dict[tuple[str, str, int, int], dict[str, Any]] = {}
-    for t in trials:
-        split = time_split(t.get("steps"))
-        if split is None:
-            continue
-        key = (t["mode"], t["kind"], t["batch_size"], t["k"])
-        groups.setdefault(key, []).append(split)
-        first.setdefault(key, t)
+    groups: dict[tuple[str, str, int, int], tuple[dict[str, Any], list[TimeSplit]]] = {}
+    for trial in trials:
+        split = time_split(trial.get("steps"))
+        if split is not None:
+            key = (trial["mode"], trial["kind"], trial["batch_size"], trial["k"])
+            groups.setdefault(key, (trial, []))[1].append(split)
     rows = []
-    for (mode, kind, b, k), splits in groups.items():
+    for (mode, kind, b, k), (t, splits) in groups.items():
         rates = [s.busy_rate for s in splits if s.busy_rate is not None]
-        t = first[mode, kind, b, k]
         rows.append({
             "mode": mode, "kind": kind, "batch_size": b, "k": k, "concurrency": t["concurrency"],
             "threads_total": t["threads_total"],

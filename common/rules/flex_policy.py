@@ -71,7 +71,8 @@ of the nonlinearity, e.g. one row cheap and two expensive, carries over between 
 sizes); with none, its own provisional observation, else the nearest provisional cell's
 correction, else the fit alone. A mispredicted candidate gets chosen, measured and
 corrected, so the choice converges on what was timed. Warm-up plans run each length twice
-in a row, so that a mode starts from settled cells.
+in a row, so that a mode starts from settled cells. Cells age: every ``CELL_AGE``
+decisions without an update weigh as one more observation, as the host's speed drifts.
 
 **Realized rates.** The per-cell costs time the forwards; a step also pays what they do
 not see: the first steps after a switch of shapes and models running slower, per-step
@@ -98,7 +99,9 @@ would be too wide a gate: at 1 in flight it held AR where SD was 1.3-1.5x faster
 mode the draft length moves one candidate at a time (among ``ks``, opt-in: by default
 k0 is the only length). Per-request caps act outside the
 hysteresis: when every cap of the current draft mode falls to 0 the step is AR at once,
-and the way back to that mode needs the margin and the noise but not the patience.
+and the way back to that mode needs the margin and the noise but not the patience. A
+draft mode whose every cap is 0 is no candidate but stays a probe, uncapped, so that a
+stale cell cannot keep it out at a batch size for good.
 
 **Switches checked on measurement.** A switch between modes rests on predictions, one of
 them possibly stale (the mode left is re-measured only by probes). Each mode keeps its
