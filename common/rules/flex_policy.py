@@ -20,23 +20,9 @@ sub-batches A (verified next) and B:
 With balanced sub-batches, one acceptance rate and no confidence stop these are exactly
 ``CostModel.predict`` (PSD at sub-batch N / 2).
 
-**Acceptance, per request.** Under i.i.d. acceptance the number of accepted drafts of a
-verification is a truncated geometric; its maximum-likelihood rate is
-accepted / (accepted + first rejections). Counts are exponentially decayed per request,
-twice: fast (``decay``) for the per-request caps, which must react within a few
-verifications, and slowly (``steady_decay``) for pricing the draft lengths, which a short
-streak of accepted drafts must not move; both are shrunk towards a global decayed estimate
-(``request_prior_weight`` pseudo-observations),
-which is itself shrunk towards ``prior_alpha`` (``prior_weight``) and spans about ``global_window`` drafted
-verifications at any batch size. The confidence stop is modelled the same way:
-after each drafted token drafting continues with probability gamma (1 without a threshold).
-Then, for a draft cap k:
-
-- expected tokens per verification ``E_i(k) = 1 + alpha * sum_{j<k} (gamma alpha)^j``;
-- expected width ``W(k) = sum_{j=1..k} (1 - prod_i (1 - gamma_i^(j-1)))``, the longest draft
-  of the batch: the drafter runs until its longest request stops, and the target scores
-  the batch as a padded ``[batch, width + 1]`` rectangle, so both cost by W, not by the
-  mean draft length (docs/flex.md has the measurement).
+**Acceptance, per request** (``minedraft.rules.acceptance``): decayed per-request and
+global estimates of the acceptance rate alpha and the confidence continuation gamma,
+which give each request's expected tokens and the batch's expected draft width per cap.
 
 **Warm-up and exploration.** A family needs observations before its predictions mean
 anything (the verify fit needs two distinct k to separate per-position from per-request
@@ -53,26 +39,12 @@ extrapolation) or not run for ``explore_every`` decisions (costs drift); a probe
 drafter first had to catch up (so its draft was not timed) is run once more. A
 neighbouring draft length of the current mode (the next candidate either side) within
 ``explore_gap`` of the best is probed while its verification cell holds no more than its
-provisional first observation (below).
+provisional first observation (``MeasuredCells.thin``).
 
-**Measured cells before the fit.** The linear fits extrapolate badly where cost is not
-linear in the positions verified: on a CPU a target forward over 1 row can cost half one
-over 2 to 4 rows (matrix products with few rows), so a fit through AR steps and k = 2
-verifications underestimates k = 1 and overestimates k = 0. The policy therefore also keeps
-an exponential average of the measured seconds per exact cell (family, verify, batch,
-rounded width; or family, draft, batch: seconds per draft forward, since drafting k tokens
-is k forwards of one shape, so every draft length feeds the one cell and a single slow
-call at a rarely run k cannot price that k out) and predicts from a cell once it has
-two observations (``cell_min_obs`` 0: the fit alone). A cell's first observation is
-provisional, replaced by the second: the first call of a shape pays one-off costs, so it
-prices its shape from above only. A cell not settled borrows the correction of the nearest
-settled batch size at the same length: the fit times measured / fitted there (the shape
-of the nonlinearity, e.g. one row cheap and two expensive, carries over between batch
-sizes); with none, its own provisional observation, else the nearest provisional cell's
-correction, else the fit alone. A mispredicted candidate gets chosen, measured and
-corrected, so the choice converges on what was timed. Warm-up plans run each length twice
-in a row, so that a mode starts from settled cells. Cells age: every ``CELL_AGE``
-decisions without an update weigh as one more observation, as the host's speed drifts.
+**Measured cells before the fit** (``minedraft.rules.measured_cells``): a candidate is
+priced from the measured seconds of its exact shape once timed twice, else from the
+fit corrected by the nearest settled batch size at the same length, so a mispredicted
+candidate gets chosen, measured and corrected.
 
 **Realized rates.** The per-cell costs time the forwards; a step also pays what they do
 not see: the first steps after a switch of shapes and models running slower, per-step
@@ -123,16 +95,12 @@ import numpy as np
 
 from ..types import InvalidInputError
 from ..validation import require_int, require_ints, require_number, require_prob
-from .cost_model import CostModel, expected_tokens_each
+from .acceptance import AcceptanceTracker, RequestObservation, RunningBatch
+from .cost_model import CostModel
+from .measured_cells import PROVISIONAL, MeasuredCells, near_batch
 
 FLEX_MODES = ("psd", "sd", "ar")
 FAMILY = {"psd": "overlapped", "sd": "sequential", "ar": "sequential"}
-NEAR_BATCH = 1.5  # batch sizes within this factor count as observed
-
-
-def near_batch(a: int, b: int) -> bool:
-    """Whether batch sizes ``a`` and ``b`` are within ``NEAR_BATCH`` of each other."""
-    return max(a, b) / min(a, b) <= NEAR_BATCH
 
 
 def nearest_index(ks: Sequence[int], k: int) -> int:
@@ -212,171 +180,6 @@ class FlexSettings:
                                         f"got {(mode, k)!r}")
 
 
-@dataclass(frozen=True)
-class RequestObservation:
-    """One request's share of a verification (``requested``/``drafted``: None when nothing
-    was drafted for it, e.g. under AR)."""
-
-    request_id: str
-    verified: int  # draft tokens verified
-    accepted: int
-    requested: int | None = None  # draft length asked of the drafter
-    drafted: int | None = None  # draft length it returned (shorter after a confidence stop)
-
-
-@dataclass
-class _Counts:
-    hits: float = 0.0  # accepted tokens / drafting continued
-    misses: float = 0.0  # first rejections / confidence stops
-
-    def add(self, hits: float, misses: float, decay: float) -> None:
-        self.hits = decay * self.hits + hits
-        self.misses = decay * self.misses + misses
-
-    def rate(self, prior: float, weight: float) -> float:
-        return (self.hits + weight * prior) / (self.hits + self.misses + weight)
-
-
-class AcceptanceTracker:
-    """Running per-request and global estimates of acceptance alpha and continuation gamma."""
-
-    def __init__(self, decay: float = 0.9, prior_alpha: float = 0.5, prior_weight: float = 4.0,
-                 request_prior_weight: float | None = None, idle_decay: float = 1.0,
-                 global_window: float | None = None, steady_decay: float | None = None) -> None:
-        self.decay, self.prior_alpha, self.prior_weight = decay, prior_alpha, prior_weight
-        self.steady_decay = decay if steady_decay is None else steady_decay
-        self.idle_decay, self.global_window = idle_decay, global_window
-        self.request_prior_weight = prior_weight if request_prior_weight is None else request_prior_weight
-        self.global_alpha, self.global_gamma = _Counts(), _Counts()
-        self.alphas: dict[str, _Counts] = {}  # fast: behind the per-request draft caps
-        self.steady: dict[str, _Counts] = {}  # slow: behind the price of each draft length
-        self.gammas: dict[str, _Counts] = {}
-        # Rates as computed since the last observation (the global prior enters every one).
-        self._memo: dict[tuple[str, str | None, int], float] = {}
-        self.stops_seen = False  # any confidence stop observed: else every gamma is exactly 1
-
-    def observe(self, items: Iterable[RequestObservation]) -> None:
-        """One verification step's requests: the global counts decay by 1 - 1 / global_window
-        per request verified with a draft (without a window, once per step). A request
-        verified without a draft (capped at 0, or an AR step) brings no new evidence, and its
-        own counts decay all the same: its estimate drifts back to the global one, so a
-        request judged on a short streak of rejections drafts again once the global rate
-        says it is worth it, instead of never. (The global counts decay only by
-        ``idle_decay`` while nothing is drafted, slowly: a draft bad for everyone stays off
-        for long, and an estimate left low by a bad spell recovers in time.)"""
-        self._memo.clear()
-        a_hits = a_misses = g_hits = g_misses = 0.0
-        a_seen = g_seen = 0
-        for it in items:
-            if it.verified > 0:
-                a_seen += 1
-                miss = float(it.accepted < it.verified)
-                self.alphas.setdefault(it.request_id, _Counts()).add(it.accepted, miss, self.decay)
-                self.steady.setdefault(it.request_id, _Counts()).add(it.accepted, miss, self.steady_decay)
-                a_hits, a_misses = a_hits + it.accepted, a_misses + miss
-            elif it.request_id in self.alphas:
-                self.alphas[it.request_id].add(0.0, 0.0, self.decay)
-                self.steady[it.request_id].add(0.0, 0.0, self.steady_decay)
-            if it.requested and it.drafted:
-                stop = float(it.drafted < it.requested)
-                self.stops_seen = self.stops_seen or bool(stop)
-                g_seen += 1
-                self.gammas.setdefault(it.request_id, _Counts()).add(it.drafted - 1, stop, self.decay)
-                g_hits, g_misses = g_hits + it.drafted - 1, g_misses + stop
-        if a_hits or a_misses:
-            self.global_alpha.add(a_hits, a_misses, self._global_decay(a_seen))
-        else:
-            self.global_alpha.add(0.0, 0.0, self.idle_decay)
-        if g_hits or g_misses:
-            self.global_gamma.add(g_hits, g_misses, self._global_decay(g_seen))
-
-    def _global_decay(self, verifications: int) -> float:
-        if self.global_window is None:
-            return self.decay
-        return (1.0 - 1.0 / self.global_window) ** verifications
-
-    def alpha(self, request_id: str | None = None, steady: bool = False) -> float:
-        """The request's acceptance rate (None: the global one); ``steady``: from the slowly
-        decayed counts."""
-        key = ("steady" if steady else "alpha", request_id, 0)
-        if key not in self._memo:
-            prior = self.global_alpha.rate(self.prior_alpha, self.prior_weight)
-            counts = (self.steady if steady else self.alphas).get(request_id) if request_id is not None else None
-            self._memo[key] = prior if counts is None else counts.rate(prior, self.request_prior_weight)
-        return self._memo[key]
-
-    def gamma(self, request_id: str | None = None) -> float:
-        key = ("gamma", request_id, 0)
-        if key not in self._memo:
-            # No stop ever observed means no threshold: gamma = 1 exactly.
-            prior = self.global_gamma.rate(1.0, self.prior_weight)
-            counts = self.gammas.get(request_id) if request_id is not None else None
-            self._memo[key] = prior if counts is None else counts.rate(prior, self.request_prior_weight)
-        return self._memo[key]
-
-    def forget(self, request_id: str) -> None:
-        self.alphas.pop(request_id, None)
-        self.steady.pop(request_id, None)
-        self.gammas.pop(request_id, None)
-        self._memo.clear()
-
-
-def expected_forwards(gammas: Sequence[float], k: int, caps: Sequence[int] | None = None) -> float:
-    """E[max_i drafted length]: the draft forwards of a batch that runs until its longest
-    stops, and the width its verification scores (request i drafts at most ``caps[i]``
-    tokens, default k)."""
-    caps = caps if caps is not None else [k] * len(gammas)
-    total = 0.0
-    for j in range(1, k + 1):
-        total += 1.0 - math.prod(1.0 - (g ** (j - 1) if j <= c else 0.0) for g, c in zip(gammas, caps))
-    return total
-
-
-class RunningBatch:
-    """The running requests of one decision as arrays: row i is request ``ids[i]``, rows
-    ``[0, split)`` the sub-batch verified next and ``[split, n)`` the other. A decision
-    prices some 15 candidates, most of them 2-4 times (with and without per-request caps),
-    over every running request; read per request and per candidate, that took 1.3-1.4 ms a
-    decision at 32 in flight (1.3% of a step). Caps are [n] integer arrays here."""
-
-    def __init__(self, acceptance: AcceptanceTracker, groups: tuple[Sequence[str], Sequence[str]],
-                 longest: int) -> None:
-        self.ids = [*groups[0], *groups[1]]
-        self.split = len(groups[0])
-        self.stops_seen = acceptance.stops_seen
-        gamma = np.array([acceptance.gamma(r) for r in self.ids])[:, None]  # [n, 1]
-        steady = np.array([acceptance.alpha(r, steady=True) for r in self.ids])[:, None]  # [n, 1] prices lengths
-        fast = np.array([acceptance.alpha(r) for r in self.ids])[:, None]  # [n, 1] behind the caps
-        lengths = np.arange(longest + 1)[None, :]  # [1, longest + 1]
-        self.gamma = gamma[:, 0]  # [n]
-        # [n, longest + 1] E_i(j) for every cap j <= longest, from either estimate
-        self.table = expected_tokens_each(steady, lengths, gamma)
-        self.fast_table = expected_tokens_each(fast, lengths, gamma)
-        self.rows = np.arange(len(self.ids))  # [n]
-
-    def __len__(self) -> int:
-        return len(self.ids)
-
-    def caps(self, k: int, caps: dict[str, int] | None) -> np.ndarray:
-        """[n] per-request caps <= k (absent from ``caps``: k)."""
-        if caps is None:
-            return np.full(len(self.ids), k)
-        return np.array([min(k, caps.get(r, k)) for r in self.ids])
-
-    def tokens(self, cap: np.ndarray) -> float:
-        """Expected tokens of one verification of every request at its cap ([n])."""
-        return float(self.table[self.rows, cap].sum())
-
-    def width(self, cap: np.ndarray, gamma: np.ndarray) -> float:
-        """Expected longest draft of requests capped at ``cap`` ([m]) with continuation
-        rates ``gamma`` ([m]): the draft forwards run and the width verified."""
-        longest = int(cap.max(initial=0))
-        if longest == 0 or not self.stops_seen:
-            return float(longest)  # no confidence stop ever: every drafter drafts its cap
-        drafting = cap > 0  # [m]
-        return expected_forwards(gamma[drafting].tolist(), longest, cap[drafting].tolist())
-
-
 def _best_per_mode(values: dict[tuple[str, int], float], modes: Iterable[str]) -> dict[str, float]:
     """The highest value per mode over its (mode, k) candidates, for the modes that have any."""
     return {m: max(v for c, v in values.items() if c[0] == m) for m in modes if any(c[0] == m for c in values)}
@@ -390,80 +193,6 @@ def _rate(step: tuple[float, float]) -> float:
 def batch_bucket(num_running: int) -> int:
     """Batch sizes 1, 2-3, 4-7, 8-15, ... share a bucket of realized rates."""
     return max(num_running, 1).bit_length()
-
-
-CELL_TOLERANCE = 0.25  # a mean length within this of an integer falls in that integer's cell
-PROVISIONAL = 1  # a cell's first observations until this many: replaced by the next (MeasuredCells.add)
-CELL_AGE = 64  # decisions without an update that age a cell's value by one more observation
-
-
-class MeasuredCells:
-    """Running averages of measured seconds per exact cell (family, "draft" or "verify",
-    batch, length); a fractional length (confidence stops) has a cell only near an integer."""
-
-    def __init__(self, weight: float = 0.3) -> None:
-        self.weight = weight
-        self.seconds: dict[tuple[str, str, int, int], float] = {}
-        self.counts: dict[tuple[str, str, int, int], int] = {}
-        # The batch sizes measured per (family, kind, length): the lookups across batch sizes
-        # run in every decision, and a run fills a cell per family, kind, batch size and length.
-        self.batches: dict[tuple[str, str, int], set[int]] = {}
-        self.updated: dict[tuple[str, str, int, int], int] = {}  # decision count at the last update
-
-    @staticmethod
-    def key(family: str, kind: str, batch: int, length: float) -> tuple[str, str, int, int] | None:
-        rounded = round(length)
-        return (family, kind, batch, rounded) if abs(length - rounded) <= CELL_TOLERANCE else None
-
-    def add(self, family: str, kind: str, batch: int, length: float, seconds: float, now: int | None = None) -> None:
-        """A cell's first observation is provisional: the second replaces it. The first call
-        of a shape in a regime pays one-off costs (measured here: a first draft forward of
-        23.6 ms against 5-7 ms afterwards, after the thread count changed), and averaged in
-        it would hold that length's price up for several observations, or for good when the
-        inflated price keeps the length from being run again.
-
-        ``now`` (the policy's decision count) ages the old value: every ``CELL_AGE`` decisions
-        without an update count as one more observation since. A shared host's speed drifts
-        over minutes, and a cell last timed in a slow spell (82 ms a verification at 4 rows,
-        55-60 ms usual) outweighed the probe that timed it again a trial later."""
-        key = self.key(family, kind, batch, length)
-        if key is None:
-            return
-        n = self.counts.get(key, 0)
-        old = self.seconds.get(key, seconds)
-        age = 0 if now is None else max(0, now - self.updated.get(key, now)) / CELL_AGE
-        weight = 1.0 - (1.0 - self.weight) ** (1.0 + age)
-        self.seconds[key] = seconds if n <= PROVISIONAL else old + weight * (seconds - old)
-        self.counts[key] = n + 1
-        if now is not None:
-            self.updated[key] = now
-        self.batches.setdefault((family, kind, key[3]), set()).add(batch)
-
-    def thin(self, family: str, kind: str, batch: int, length: float) -> bool:
-        """No cell at this length whose batch is within ``NEAR_BATCH`` of ``batch`` has more
-        than its provisional first observation (integer lengths only)."""
-        key = self.key(family, kind, batch, length)
-        if key is None:
-            return False
-        return not any(self.counts[family, kind, b, key[3]] >= 2 and near_batch(b, batch)
-                       for b in self.batches.get((family, kind, key[3]), ()))
-
-    def get(self, family: str, kind: str, batch: int, length: float, min_obs: int) -> float | None:
-        key = self.key(family, kind, batch, length)
-        if min_obs < 1 or key is None or self.counts.get(key, 0) < min_obs:
-            return None
-        return self.seconds[key]
-
-    def nearest(self, family: str, kind: str, batch: int, length: float, min_obs: int) -> tuple[int, float] | None:
-        """(batch, seconds) of the measured cell at the same length whose batch is nearest
-        ``batch`` in ratio, or None."""
-        key = self.key(family, kind, batch, length)
-        if min_obs < 1 or key is None:
-            return None
-        width = key[3]
-        found = [(abs(math.log(b / batch)), b, self.seconds[family, kind, b, width])
-                 for b in self.batches.get((family, kind, width), ()) if self.counts[family, kind, b, width] >= min_obs]
-        return min(found)[1:] if found else None
 
 
 @dataclass

@@ -42,8 +42,9 @@ import torch
 
 from ..lanes import LanePair
 from ..protocols import Drafter, Target
+from ..rules.acceptance import RequestObservation
 from ..rules.draft_budget import select_by_confidence
-from ..rules.flex_policy import FAMILY, Decision, FlexPolicy, FlexSettings, RequestObservation
+from ..rules.flex_policy import FAMILY, Decision, FlexPolicy, FlexSettings
 from ..trace import StepRecord
 from ..types import DraftBlock, RequestState, VerifyOutcome
 from .base import SchedulerConfig, StepError, register_scheduler
