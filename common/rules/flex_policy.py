@@ -33,9 +33,10 @@ the cells it leaves are settled; k_alt = k0 // 2, or 2 for k0 = 1), it is run ne
 the order psd, sd, ar, and on until its family holds the measurements its prediction needs. Plan steps count once measured: a step whose verification included a
 prompt's prefill is not, nor a draft call that first caught up on tokens committed while
 the drafter sat idle (at most 2 x plan + 2 tries). Afterwards a mode other than the current one is
-probed for one step when it is predicted within ``explore_gap`` of the best and was either
-never run at a batch size within a factor 1.5 of the present one (the fit would be an
-extrapolation) or not run for ``explore_every`` decisions (costs drift); a probe whose
+probed for one step when it was never run at a batch size within a factor 1.5 of the
+present one (the fit would be an extrapolation) and is predicted within ``explore_gap`` of
+the best, or when it was not run at the present batch-size bucket for ``explore_every``
+decisions (costs drift) and is predicted within the wider ``stale_gap``; a probe whose
 drafter first had to catch up (so its draft was not timed) is run once more. A
 neighbouring draft length of the current mode (the next candidate either side) within
 ``explore_gap`` of the best is probed while its verification cell holds no more than its
@@ -55,9 +56,11 @@ keep taking longer than the model said loses to one that runs as predicted. Time
 tokens are the acceptance tracker's business, and a few unlucky verifications must not
 penalise a mode twice (once in alpha, once here). Steps in which the drafter caught up on
 tokens committed while it was idle are left out by the scheduler: that is the price of a
-switch, paid once, not the mode's rate. A correction is trusted only while it is fresh: a
-mode not run for ``explore_every`` decisions is probed if its uncorrected prediction is
-competitive, so one bad spell cannot lock a mode out for good.
+switch, paid once, not the mode's rate, and so is the first of a run of steps over ``STALL``
+x their predicted seconds (a stall of the host, ``stalled``). A correction is trusted only while it is fresh: a
+mode not run at the present batch-size bucket for ``explore_every`` decisions is probed if
+its uncorrected prediction is within ``stale_gap``, so one bad spell cannot lock a mode out
+for good.
 
 **Hysteresis.** The policy keeps a current (mode, k) and switches to the predicted best
 only after ``patience`` consecutive decisions in which some candidate beats the current
@@ -120,7 +123,12 @@ class FlexSettings:
     patience: int = 3  # ... in this many consecutive decisions
     warmup: bool = True  # run each mode's warm-up plan before trusting its predictions
     explore_every: int = 64  # re-probe a competitive mode not run for this many decisions
-    explore_gap: float = 0.2  # probe only modes predicted within this share of the best
+    explore_gap: float = 0.2  # probe only modes predicted within this share of the best ...
+    # ... or within this share, for a mode not run at this batch-size bucket for
+    # ``explore_every`` decisions: its cells there are as old as its last run, and on a drifting
+    # host they were off by 2x (AR at 16 in flight priced at 110 ms a step, 55 ms when run),
+    # which the narrower gap kept out of every probe for three trials.
+    stale_gap: float = 0.5
     decay: float = 0.9  # per-observation decay of a request's acceptance counts behind its draft caps
     # Per-observation decay of a request's steady acceptance counts, which price the draft
     # lengths: a streak of accepted drafts lifts the fast estimate for a few verifications,
@@ -161,6 +169,8 @@ class FlexSettings:
         if self.ks is not None:
             require_ints("FlexSettings.ks", self.ks, 1)
         require_number("FlexSettings.margin", self.margin, 0)
+        for name in ("explore_gap", "stale_gap"):
+            require_number(f"FlexSettings.{name}", getattr(self, name), 0, 1)
         require_int("FlexSettings.patience", self.patience, 1)
         require_number("FlexSettings.decay", self.decay, 0, 1, low_open=True)
         require_number("FlexSettings.steady_decay", self.steady_decay, 0, 1, low_open=True)
@@ -211,6 +221,7 @@ class SwitchCheck:
 
 RATE_WEIGHT = 0.2  # weight of a step in a mode's measured tokens/s (decayed sums)
 WARMUP_STEP_CAP = 32  # steps a mode's warm-up may take, untimed ones included
+STALL = 3.0  # a clean step over this many times its predicted seconds is a stall of the host (``stalled``)
 
 
 @dataclass
@@ -254,6 +265,7 @@ class FlexPolicy:
         self.attempts = {m: 0 for m in FLEX_MODES}  # all steps per mode
         self.caught_up = {m: 0 for m in FLEX_MODES}  # steps whose draft fed a context first (untimed)
         self.last_run = {m: 0 for m in FLEX_MODES}  # num_decisions when the mode last ran
+        self.last_run_at: dict[tuple[str, int], int] = {}  # the same per (mode, batch-size bucket)
         self.seen_batches: dict[str, set[int]] = {m: set() for m in FLEX_MODES}
         # Predicted over measured step seconds per mode (decayed sums: a ratio of sums, so one
         # slow step weighs by its length). Kept per (mode, batch-size bucket): what a mode's
@@ -276,6 +288,7 @@ class FlexPolicy:
         self.last_length: dict[str, int] = {}  # the draft length each mode was last decided at
         self._probing: str | None = None  # the mode of the last probe, until its step is noted
         self._probe_again: str | None = None  # a probe whose draft caught up: run it once more
+        self._over: dict[str, bool] = {}  # whether each mode's last clean step took over STALL x its prediction
         # Costs and step predictions already computed in the decision under way (None outside
         # one): a decision prices every (mode, k) candidate, most of them several times.
         self._memo: dict[tuple, object] | None = None
@@ -326,8 +339,22 @@ class FlexPolicy:
         self.runs[mode] += int(clean)
         self.attempts[mode] += 1
         self.caught_up[mode] += int(caught_up)
-        self.last_run[mode] = self.num_decisions
+        self.last_run[mode] = self.last_run_at[mode, batch_bucket(num_running)] = self.num_decisions
         self.seen_batches[mode].add(num_running)
+
+    def stalled(self, decision: Decision, seconds: float) -> bool:
+        """Whether a clean step run on ``decision`` that took ``seconds`` is a stall of the host,
+        whose timings the scheduler then leaves out as it does a prefill step's: over
+        ``STALL`` x its predicted seconds, unless the mode's clean step before it was taken
+        for one too (two in a row are the mode's cost: a prediction far too low is corrected,
+        not ignored: in a run of such steps only the first is left out). One verification at 1 in flight that took about 1.5 s, 30x its usual,
+        moved SD's cell there from 47 to 478 ms and its realized rate to 0.21, and flex ran
+        AR at 1 in flight for the rest of the run, where SD is 1.2-1.3x AR."""
+        expected = decision.expected_seconds
+        over = bool(expected) and seconds > STALL * expected
+        stall = over and not self._over.get(decision.mode, False)
+        self._over[decision.mode] = over
+        return stall
 
     def observe_realized(self, decision: Decision, seconds: float, tokens: int | None = None) -> None:
         """A step run on ``decision`` took ``seconds`` (all of the step, not just its forwards)
@@ -696,9 +723,11 @@ class FlexPolicy:
 
     def _probe(self, eligible: Sequence[str], per_mode: dict[str, float], uncorrected: dict[str, float],
                n: int) -> str | None:
-        """A competitive mode whose cost estimate is an extrapolation or stale, if any. A stale
-        mode competes on its uncorrected prediction: its realized-rate correction is as old
-        as its last run. A probe whose draft had to catch up first (the drafter sat out AR
+        """A competitive mode whose cost estimate is an extrapolation or stale, if any. A mode
+        is stale when it has not run at this batch-size bucket for ``explore_every``
+        decisions (running elsewhere, in a drain's tail, refreshes nothing here); it competes
+        on its uncorrected prediction, as its realized-rate correction is as old as its
+        last run here, and within ``stale_gap``, as its cells are too. A probe whose draft had to catch up first (the drafter sat out AR
         steps, so its call was not timed as drafting) is run once more, measured this time."""
         if not self.settings.warmup or self.current is None:
             return None
@@ -710,9 +739,11 @@ class FlexPolicy:
             if mode == self.current[0]:
                 continue
             near = any(near_batch(b, n) for b in self.seen_batches[mode])
-            stale = self.num_decisions - 1 - self.last_run[mode] >= self.settings.explore_every
+            last = self.last_run_at.get((mode, batch_bucket(n)), self.last_run[mode])
+            stale = self.num_decisions - 1 - last >= self.settings.explore_every
             score = uncorrected[mode] if stale else per_mode[mode]
-            if score >= (1.0 - self.settings.explore_gap) * top and (not near or stale):
+            gap = self.settings.stale_gap if stale else self.settings.explore_gap
+            if score >= (1.0 - gap) * top and (not near or stale):
                 return mode
         return None
 

@@ -291,23 +291,27 @@ class FlexScheduler(ParallelSpeculativeScheduler):
         mode's realized rate. Left out: a PSD step's serial draft (cold sub-batch, no overlap)
         and draft calls or verifications that included a prefill, since they would skew the
         per-token fits; from the realized rate also steps in which the drafter caught up on
-        tokens committed while it was idle (the one-off price of a switch)."""
+        tokens committed while it was idle (the one-off price of a switch), and every timing of
+        a step the policy takes for a stall of the host (``FlexPolicy.stalled``)."""
         mode = decision.mode
         family = FAMILY[mode]
+        clean = bool(rec.verify_batch) and not self._prefill
+        caught_up = any(call.catch_up for call in self.drafter.calls)
+        if clean and not caught_up and self.policy.stalled(decision, rec.duration):
+            self.policy.note_step(mode, num_running, clean=False)
+            return
         serial = False
         for call in self.drafter.calls:
             if mode == "psd" and set(call.request_ids) <= verified_first:
                 serial = True
             elif call.forwards > 0 and call.batch > 0 and not call.catch_up:
                 self.policy.observe_draft(family, call.batch, call.forwards, call.seconds)
-        if rec.verify_batch and not self._prefill:
+        if clean:
             self.policy.observe_verify(family, rec.verify_batch, rec.verify_width, rec.verify_time)
             if mode == "psd" and not serial and rec.overlapped:
                 self.policy.observe_overhead(family, rec.duration - max(rec.draft_time, rec.verify_time))
             elif mode != "psd":
                 self.policy.observe_overhead(family, rec.duration - rec.draft_time - rec.verify_time)
-        clean = bool(rec.verify_batch) and not self._prefill
-        caught_up = any(call.catch_up for call in self.drafter.calls)
         if clean and not caught_up:
             self.policy.observe_realized(decision, rec.duration, rec.emitted)
         self.policy.note_step(mode, num_running, clean=clean, caught_up=caught_up)

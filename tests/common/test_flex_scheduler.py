@@ -5,6 +5,8 @@ the engines' deterministic acceptance, never from a clock."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from minedraft import RequestState, SamplingParams, SchedulerConfig, create_scheduler
@@ -231,6 +233,44 @@ def test_steps_record_and_feed_the_padded_width():
     assert all(s.proposed <= s.verify_width * s.verify_batch and s.verify_width <= 8 for s in steps)
     assert (4, 4) in sched.policy.verified  # four requests, two drafting 4: width 4, mean 2
     assert sched.decisions[-1].caps.get("r0", 4) > 0
+
+
+class StallOnce(FakeTarget):
+    """Stalls one verification (its ``stall_at``-th) for ``seconds``: a host preempting the process."""
+
+    def __init__(self, stall_at: int, seconds: float) -> None:
+        super().__init__()
+        self.stall_at, self.seconds = stall_at, seconds
+
+    def score(self, requests, block):
+        if len(self.calls) == self.stall_at:
+            time.sleep(self.seconds)
+        return super().score(requests, block)
+
+
+class TimingRecording(FlexPolicy):
+    def observe_verify(self, family, batch, width, seconds) -> None:
+        self.verify_seconds = getattr(self, "verify_seconds", []) + [seconds]
+        super().observe_verify(family, batch, width, seconds)
+
+    def observe_realized(self, decision, seconds, tokens=None) -> None:
+        self.realized_seconds = getattr(self, "realized_seconds", []) + [seconds]
+        super().observe_realized(decision, seconds, tokens)
+
+
+def test_a_stalled_step_feeds_no_timing_to_the_policy():
+    """One verification held up for 0.3 s where the cost table predicts about 50 ms a step (the
+    fake engines take about 1 ms): a stall of the host, so neither the cells nor the realized
+    rate see it, while every other clean step is fed as before."""
+    config = SchedulerConfig(num_speculative_tokens=2, max_batch_size=2, lanes="inline", intra_op_threads=1)
+    sched = create_scheduler("flex", StallOnce(stall_at=12, seconds=0.3), FakeDrafter(), config)
+    table = cpu_table()
+    sched.policy = TimingRecording(2, FlexSettings(warmup=False), overlapped=table, sequential=table)
+    run_to_end(sched, requests(2, max_new=(40,)), max_steps=200)
+    verified = [s for s in sched.trace.steps if s.verify_batch]
+    assert [s.verify_time >= 0.3 for s in verified].count(True) == 1
+    assert max(sched.policy.verify_seconds) < 0.3 and max(sched.policy.realized_seconds) < 0.3
+    assert len(sched.policy.verify_seconds) == len(verified) - 2  # all but the prompts' prefill and the stall
 
 
 def test_all_rejected_switches_the_batch_to_ar_within_a_few_steps():
