@@ -265,7 +265,11 @@ class FlexPolicy:
         self.attempts = {m: 0 for m in FLEX_MODES}  # all steps per mode
         self.caught_up = {m: 0 for m in FLEX_MODES}  # steps whose draft fed a context first (untimed)
         self.last_run = {m: 0 for m in FLEX_MODES}  # num_decisions when the mode last ran
-        self.last_run_at: dict[tuple[str, int], int] = {}  # the same per (mode, batch-size bucket)
+        # Decisions taken per batch-size bucket, and their count there when each mode last ran
+        # there: staleness is counted in a bucket's own decisions, so that the few a drain
+        # passes through do not make every mode stale at every bucket of a trial.
+        self.decisions_at: dict[int, int] = {}
+        self.last_run_at: dict[tuple[str, int], int] = {}
         self.seen_batches: dict[str, set[int]] = {m: set() for m in FLEX_MODES}
         # Predicted over measured step seconds per mode (decayed sums: a ratio of sums, so one
         # slow step weighs by its length). Kept per (mode, batch-size bucket): what a mode's
@@ -339,7 +343,9 @@ class FlexPolicy:
         self.runs[mode] += int(clean)
         self.attempts[mode] += 1
         self.caught_up[mode] += int(caught_up)
-        self.last_run[mode] = self.last_run_at[mode, batch_bucket(num_running)] = self.num_decisions
+        self.last_run[mode] = self.num_decisions
+        bucket = batch_bucket(num_running)
+        self.last_run_at[mode, bucket] = self.decisions_at.get(bucket, 0)
         self.seen_batches[mode].add(num_running)
 
     def stalled(self, decision: Decision, seconds: float) -> bool:
@@ -578,6 +584,7 @@ class FlexPolicy:
     def _decide(self, groups: tuple[Sequence[str], Sequence[str]], overlap: bool) -> Decision:
         self.num_decisions += 1
         n = len(groups[0]) + len(groups[1])
+        self.decisions_at[batch_bucket(n)] = self.decisions_at.get(batch_bucket(n), 0) + 1
         eligible = [m for m in FLEX_MODES if m != "psd" or (overlap and groups[0] and groups[1])]
         s = self.settings
         if s.schedule:
@@ -724,8 +731,10 @@ class FlexPolicy:
     def _probe(self, eligible: Sequence[str], per_mode: dict[str, float], uncorrected: dict[str, float],
                n: int) -> str | None:
         """A competitive mode whose cost estimate is an extrapolation or stale, if any. A mode
-        is stale when it has not run at this batch-size bucket for ``explore_every``
-        decisions (running elsewhere, in a drain's tail, refreshes nothing here); it competes
+        is stale when it has not run at this batch-size bucket for ``explore_every`` of the
+        decisions taken there (running elsewhere, in a drain's tail, refreshes nothing here;
+        counting every decision, the few a drain takes at each bucket it passes made every
+        mode stale at each, and PSD, far behind, was probed at 1-7% of the steps); it competes
         on its uncorrected prediction, as its realized-rate correction is as old as its
         last run here, and within ``stale_gap``, as its cells are too. A probe whose draft had to catch up first (the drafter sat out AR
         steps, so its call was not timed as drafting) is run once more, measured this time."""
@@ -739,8 +748,8 @@ class FlexPolicy:
             if mode == self.current[0]:
                 continue
             near = any(near_batch(b, n) for b in self.seen_batches[mode])
-            last = self.last_run_at.get((mode, batch_bucket(n)), self.last_run[mode])
-            stale = self.num_decisions - 1 - last >= self.settings.explore_every
+            here = batch_bucket(n)
+            stale = self.decisions_at[here] - 1 - self.last_run_at.get((mode, here), 0) >= self.settings.explore_every
             score = uncorrected[mode] if stale else per_mode[mode]
             gap = self.settings.stale_gap if stale else self.settings.explore_gap
             if score >= (1.0 - gap) * top and (not near or stale):

@@ -380,6 +380,23 @@ def test_stale_modes_are_probed_again():
     assert all(b - a > 10 for a, b in zip(probes, probes[1:]))
 
 
+def test_a_drains_few_decisions_at_a_bucket_do_not_make_its_modes_stale():
+    """Staleness counts a bucket's own decisions: trials that spend 20 decisions at 6 in flight
+    and pass 12 and 24 once each in between probe the competitive mode at 6 every
+    ``explore_every`` decisions there, and at 12 and 24 only on their first visits (an
+    extrapolation for each mode never run there), not on every pass."""
+    model = table(*CLOSE)
+    policy = FlexPolicy(4, FlexSettings(ks=(4,), prior_alpha=0.8, explore_every=10, explore_gap=0.3, stale_gap=0.3),
+                        overlapped=model, sequential=model)
+    probes: dict[int, int] = {6: 0, 12: 0, 24: 0}
+    for _ in range(8):
+        for n in [6] * 20 + [12, 24]:
+            d = policy.decide(split(n))
+            policy.note_step(d.mode, n)
+            probes[n] += d.reason == "explore"
+    assert probes[6] >= 8 and probes[12] <= 2 and probes[24] <= 2  # each other mode once, where it was never run
+
+
 # A CPU-like sequential table at N = 2 requests: one row through the target (AR) is cheap,
 # 2 to 4 rows cost about three times as much and then little more; drafts are cheap.
 NONLINEAR_VERIFY = {0: 0.10, 1: 0.30, 2: 0.31, 3: 0.32}

@@ -125,15 +125,15 @@ class FixedCosts(FlexPolicy):
         pass
 
 
-def cpu_table() -> CostModel:
+def cpu_table(scale: float = 1.0) -> CostModel:
     """Like the embedded pair at two threads: a verification is mostly fixed cost (37 ms plus
-    0.5 ms per row), a draft forward 8 ms."""
+    0.5 ms per row), a draft forward 8 ms (every cost times ``scale``)."""
     model = CostModel()
     for b in (1, 2, 4, 8):
         for k in (0, 1, 2, 4):
             if k:
-                model.observe_draft(b, k, k * (0.008 + 0.0005 * b))
-            model.observe_verify(b, k, 0.037 + 0.0005 * b * (k + 1))
+                model.observe_draft(b, k, scale * k * (0.008 + 0.0005 * b))
+            model.observe_verify(b, k, scale * (0.037 + 0.0005 * b * (k + 1)))
     return model
 
 
@@ -259,17 +259,18 @@ class TimingRecording(FlexPolicy):
 
 
 def test_a_stalled_step_feeds_no_timing_to_the_policy():
-    """One verification held up for 0.3 s where the cost table predicts about 50 ms a step (the
-    fake engines take about 1 ms): a stall of the host, so neither the cells nor the realized
-    rate see it, while every other clean step is fed as before."""
+    """One verification held up for 1.5 s where the cost table predicts about 0.3 s a step (the
+    fake engines take about 1 ms, so no other step comes near 3x that on a loaded machine): a
+    stall of the host, so neither the cells nor the realized rate see it, while every other
+    clean step is fed as before."""
     config = SchedulerConfig(num_speculative_tokens=2, max_batch_size=2, lanes="inline", intra_op_threads=1)
-    sched = create_scheduler("flex", StallOnce(stall_at=12, seconds=0.3), FakeDrafter(), config)
-    table = cpu_table()
+    sched = create_scheduler("flex", StallOnce(stall_at=12, seconds=1.5), FakeDrafter(), config)
+    table = cpu_table(scale=5.0)
     sched.policy = TimingRecording(2, FlexSettings(warmup=False), overlapped=table, sequential=table)
     run_to_end(sched, requests(2, max_new=(40,)), max_steps=200)
     verified = [s for s in sched.trace.steps if s.verify_batch]
-    assert [s.verify_time >= 0.3 for s in verified].count(True) == 1
-    assert max(sched.policy.verify_seconds) < 0.3 and max(sched.policy.realized_seconds) < 0.3
+    assert [s.verify_time >= 1.5 for s in verified].count(True) == 1
+    assert max(sched.policy.verify_seconds) < 1.5 and max(sched.policy.realized_seconds) < 1.5
     assert len(sched.policy.verify_seconds) == len(verified) - 2  # all but the prompts' prefill and the stall
 
 
