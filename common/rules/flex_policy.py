@@ -33,10 +33,9 @@ the cells it leaves are settled; k_alt = k0 // 2, or 2 for k0 = 1), it is run ne
 the order psd, sd, ar, and on until its family holds the measurements its prediction needs. Plan steps count once measured: a step whose verification included a
 prompt's prefill is not, nor a draft call that first caught up on tokens committed while
 the drafter sat idle (at most 2 x plan + 2 tries). Afterwards a mode other than the current one is
-probed for one step when it was never run at a batch size within a factor 1.5 of the
-present one (the fit would be an extrapolation) and is predicted within ``explore_gap`` of
-the best, or when it was not run at the present batch-size bucket for ``explore_every``
-decisions (costs drift) and is predicted within the wider ``stale_gap``; a probe whose
+probed for one step when it is predicted within ``explore_gap`` of the best and was either
+never run at a batch size within a factor 1.5 of the present one (the fit would be an
+extrapolation) or not run for ``explore_every`` decisions (costs drift); a probe whose
 drafter first had to catch up (so its draft was not timed) is run once more. A
 neighbouring draft length of the current mode (the next candidate either side) within
 ``explore_gap`` of the best is probed while its verification cell holds no more than its
@@ -58,9 +57,8 @@ penalise a mode twice (once in alpha, once here). Steps in which the drafter cau
 tokens committed while it was idle are left out by the scheduler: that is the price of a
 switch, paid once, not the mode's rate, and so is the first of a run of steps over ``STALL``
 x their predicted seconds (a stall of the host, ``stalled``). A correction is trusted only while it is fresh: a
-mode not run at the present batch-size bucket for ``explore_every`` decisions is probed if
-its uncorrected prediction is within ``stale_gap``, so one bad spell cannot lock a mode out
-for good.
+mode not run for ``explore_every`` decisions is probed if its uncorrected prediction is
+competitive, so one bad spell cannot lock a mode out for good.
 
 **Hysteresis.** The policy keeps a current (mode, k) and switches to the predicted best
 only after ``patience`` consecutive decisions in which some candidate beats the current
@@ -123,12 +121,7 @@ class FlexSettings:
     patience: int = 3  # ... in this many consecutive decisions
     warmup: bool = True  # run each mode's warm-up plan before trusting its predictions
     explore_every: int = 64  # re-probe a competitive mode not run for this many decisions
-    explore_gap: float = 0.2  # probe only modes predicted within this share of the best ...
-    # ... or within this share, for a mode not run at this batch-size bucket for
-    # ``explore_every`` decisions: its cells there are as old as its last run, and on a drifting
-    # host they were off by 2x (AR at 16 in flight priced at 110 ms a step, 55 ms when run),
-    # which the narrower gap kept out of every probe for three trials.
-    stale_gap: float = 0.5
+    explore_gap: float = 0.2  # probe only modes predicted within this share of the best
     decay: float = 0.9  # per-observation decay of a request's acceptance counts behind its draft caps
     # Per-observation decay of a request's steady acceptance counts, which price the draft
     # lengths: a streak of accepted drafts lifts the fast estimate for a few verifications,
@@ -169,8 +162,7 @@ class FlexSettings:
         if self.ks is not None:
             require_ints("FlexSettings.ks", self.ks, 1)
         require_number("FlexSettings.margin", self.margin, 0)
-        for name in ("explore_gap", "stale_gap"):
-            require_number(f"FlexSettings.{name}", getattr(self, name), 0, 1)
+        require_number("FlexSettings.explore_gap", self.explore_gap, 0, 1)
         require_int("FlexSettings.patience", self.patience, 1)
         require_number("FlexSettings.decay", self.decay, 0, 1, low_open=True)
         require_number("FlexSettings.steady_decay", self.steady_decay, 0, 1, low_open=True)
@@ -265,11 +257,6 @@ class FlexPolicy:
         self.attempts = {m: 0 for m in FLEX_MODES}  # all steps per mode
         self.caught_up = {m: 0 for m in FLEX_MODES}  # steps whose draft fed a context first (untimed)
         self.last_run = {m: 0 for m in FLEX_MODES}  # num_decisions when the mode last ran
-        # Decisions taken per batch-size bucket, and their count there when each mode last ran
-        # there: staleness is counted in a bucket's own decisions, so that the few a drain
-        # passes through do not make every mode stale at every bucket of a trial.
-        self.decisions_at: dict[int, int] = {}
-        self.last_run_at: dict[tuple[str, int], int] = {}
         self.seen_batches: dict[str, set[int]] = {m: set() for m in FLEX_MODES}
         # Predicted over measured step seconds per mode (decayed sums: a ratio of sums, so one
         # slow step weighs by its length). Kept per (mode, batch-size bucket): what a mode's
@@ -344,8 +331,6 @@ class FlexPolicy:
         self.attempts[mode] += 1
         self.caught_up[mode] += int(caught_up)
         self.last_run[mode] = self.num_decisions
-        bucket = batch_bucket(num_running)
-        self.last_run_at[mode, bucket] = self.decisions_at.get(bucket, 0)
         self.seen_batches[mode].add(num_running)
 
     def stalled(self, decision: Decision, seconds: float) -> bool:
@@ -584,7 +569,6 @@ class FlexPolicy:
     def _decide(self, groups: tuple[Sequence[str], Sequence[str]], overlap: bool) -> Decision:
         self.num_decisions += 1
         n = len(groups[0]) + len(groups[1])
-        self.decisions_at[batch_bucket(n)] = self.decisions_at.get(batch_bucket(n), 0) + 1
         eligible = [m for m in FLEX_MODES if m != "psd" or (overlap and groups[0] and groups[1])]
         s = self.settings
         if s.schedule:
@@ -730,13 +714,9 @@ class FlexPolicy:
 
     def _probe(self, eligible: Sequence[str], per_mode: dict[str, float], uncorrected: dict[str, float],
                n: int) -> str | None:
-        """A competitive mode whose cost estimate is an extrapolation or stale, if any. A mode
-        is stale when it has not run at this batch-size bucket for ``explore_every`` of the
-        decisions taken there (running elsewhere, in a drain's tail, refreshes nothing here;
-        counting every decision, the few a drain takes at each bucket it passes made every
-        mode stale at each, and PSD, far behind, was probed at 1-7% of the steps); it competes
-        on its uncorrected prediction, as its realized-rate correction is as old as its
-        last run here, and within ``stale_gap``, as its cells are too. A probe whose draft had to catch up first (the drafter sat out AR
+        """A competitive mode whose cost estimate is an extrapolation or stale, if any. A stale
+        mode competes on its uncorrected prediction: its realized-rate correction is as old
+        as its last run. A probe whose draft had to catch up first (the drafter sat out AR
         steps, so its call was not timed as drafting) is run once more, measured this time."""
         if not self.settings.warmup or self.current is None:
             return None
@@ -748,11 +728,9 @@ class FlexPolicy:
             if mode == self.current[0]:
                 continue
             near = any(near_batch(b, n) for b in self.seen_batches[mode])
-            here = batch_bucket(n)
-            stale = self.decisions_at[here] - 1 - self.last_run_at.get((mode, here), 0) >= self.settings.explore_every
+            stale = self.num_decisions - 1 - self.last_run[mode] >= self.settings.explore_every
             score = uncorrected[mode] if stale else per_mode[mode]
-            gap = self.settings.stale_gap if stale else self.settings.explore_gap
-            if score >= (1.0 - gap) * top and (not near or stale):
+            if score >= (1.0 - self.settings.explore_gap) * top and (not near or stale):
                 return mode
         return None
 

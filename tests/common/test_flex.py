@@ -367,7 +367,7 @@ def test_probes_a_competitive_mode_at_a_new_batch_size():
 
 def test_stale_modes_are_probed_again():
     model = table(*CLOSE)
-    policy = FlexPolicy(4, FlexSettings(ks=(4,), prior_alpha=0.8, explore_every=10, explore_gap=0.3, stale_gap=0.3),
+    policy = FlexPolicy(4, FlexSettings(ks=(4,), prior_alpha=0.8, explore_every=10, explore_gap=0.3),
                         overlapped=model, sequential=model)
     reasons = []
     for _ in range(40):
@@ -378,23 +378,6 @@ def test_stale_modes_are_probed_again():
     # Only the competitive non-current mode (AR is more than 30% behind here).
     assert probes and all(reasons[i][0] == "psd" for i in probes)
     assert all(b - a > 10 for a, b in zip(probes, probes[1:]))
-
-
-def test_a_drains_few_decisions_at_a_bucket_do_not_make_its_modes_stale():
-    """Staleness counts a bucket's own decisions: trials that spend 20 decisions at 6 in flight
-    and pass 12 and 24 once each in between probe the competitive mode at 6 every
-    ``explore_every`` decisions there, and at 12 and 24 only on their first visits (an
-    extrapolation for each mode never run there), not on every pass."""
-    model = table(*CLOSE)
-    policy = FlexPolicy(4, FlexSettings(ks=(4,), prior_alpha=0.8, explore_every=10, explore_gap=0.3, stale_gap=0.3),
-                        overlapped=model, sequential=model)
-    probes: dict[int, int] = {6: 0, 12: 0, 24: 0}
-    for _ in range(8):
-        for n in [6] * 20 + [12, 24]:
-            d = policy.decide(split(n))
-            policy.note_step(d.mode, n)
-            probes[n] += d.reason == "explore"
-    assert probes[6] >= 8 and probes[12] <= 2 and probes[24] <= 2  # each other mode once, where it was never run
 
 
 # A CPU-like sequential table at N = 2 requests: one row through the target (AR) is cheap,
@@ -518,52 +501,6 @@ def test_a_draft_mode_priced_out_on_a_stale_cell_is_still_probed():
     assert len(probes) >= 3 and all(b - a > 10 for a, b in zip(probes, probes[1:]))
     assert all(decisions[i].caps == {} for i in probes)  # uncapped: every request drafts k
     assert all(d.mode == "ar" for i, d in enumerate(decisions) if i not in probes)
-
-
-def sd_at_16_with_ar_priced_twice_its_cost(**settings) -> FlexPolicy:
-    """SD current at 16 in flight; AR's cell there was last timed in a slow spell at 110 ms
-    a step (55 ms now), so AR is predicted at 0.73x SD's rate and is really 1.45x it."""
-    s = dict(ks=(2,), warmup=True, prior_alpha=0.5, per_request_k=False)
-    s.update(settings)
-    policy = FlexPolicy(2, FlexSettings(**s))
-    policy.warmup_plan = {m: () for m in policy.warmup_plan}  # measured below instead
-    for _ in range(2):
-        policy.observe_verify("sequential", 16, 0.0, 0.110)
-        policy.observe_verify("sequential", 16, 2.0, 0.118)
-        policy.observe_draft("sequential", 16, 2, 2 * 0.011)
-        policy.observe_verify("sequential", 4, 0.0, 0.050)
-        policy.observe_verify("overlapped", 8, 2.0, 0.5)  # PSD: measured, far behind
-        policy.observe_draft("overlapped", 8, 2, 0.5)
-    policy.note_step("ar", 16)
-    policy.current = ("sd", 2)
-    return policy
-
-
-def test_a_mode_stale_at_this_load_is_probed_within_the_wider_gap_though_it_runs_elsewhere():
-    """AR keeps running at 4 rows (a drain's tail, another trial) but not at 16: its cell at
-    16 is as old as its last run there. It is probed there although predicted 27% behind SD
-    (outside ``explore_gap``, inside ``stale_gap``), the probe's timing outweighs the old
-    one, and AR takes over; with the stale gap as narrow as the other, AR is never run at 16."""
-    def run(policy: FlexPolicy) -> list[Decision]:
-        decisions = []
-        for _ in range(200):
-            d = policy.decide(split(16), overlap=False)
-            if d.mode == "ar":
-                policy.observe_verify("sequential", 16, 0.0, 0.055)
-            else:
-                policy.observe_verify("sequential", 16, 2.0, 0.118)
-                policy.observe_draft("sequential", 16, 2, 2 * 0.011)
-            policy.note_step(d.mode, 16)
-            policy.note_step("ar", 4)  # AR elsewhere: refreshes nothing at 16
-            decisions.append(d)
-        return decisions
-
-    decisions = run(sd_at_16_with_ar_priced_twice_its_cost())
-    probes = [i for i, d in enumerate(decisions) if (d.mode, d.reason) == ("ar", "explore")]
-    assert probes and probes[0] <= 64 + 1  # stale at 16 after explore_every decisions there
-    assert all(d.mode == "ar" for d in decisions[-60:] if d.reason != "explore")
-    narrow = run(sd_at_16_with_ar_priced_twice_its_cost(stale_gap=0.2))
-    assert all(d.mode == "sd" for d in narrow)
 
 
 def test_a_step_far_over_its_prediction_is_a_stall_unless_the_next_is_too():
@@ -694,8 +631,7 @@ def test_draft_lengths_default_to_the_configured_k_and_widen_only_by_opt_in():
 @pytest.mark.parametrize("bad", [dict(ks=()), dict(ks=(0,)), dict(margin=-0.1), dict(patience=0), dict(decay=0.0), dict(idle_decay=1.5),
                                  dict(prior_alpha=1.5), dict(schedule=(("tree", 1),)), dict(schedule=(("sd", -1),)),
                                  dict(cell_min_obs=-1), dict(cell_weight=0.0), dict(cell_weight=1.5),
-                                 dict(realized_weight=-0.1), dict(realized_weight=1.5), dict(explore_gap=1.2),
-                                 dict(stale_gap=-0.1)])
+                                 dict(realized_weight=-0.1), dict(realized_weight=1.5), dict(explore_gap=1.2)])
 def test_settings_validation(bad):
     with pytest.raises(InvalidInputError):
         FlexSettings(**bad)
@@ -815,7 +751,7 @@ def test_a_probe_whose_draft_caught_up_is_run_once_more():
     """A probe of SD after AR steps makes the drafter catch up first, so its draft call is not
     timed: the next decision probes SD again, once."""
     model = table(*CLOSE)
-    policy = FlexPolicy(4, FlexSettings(ks=(4,), prior_alpha=0.8, explore_every=10, explore_gap=0.3, stale_gap=0.3),
+    policy = FlexPolicy(4, FlexSettings(ks=(4,), prior_alpha=0.8, explore_every=10, explore_gap=0.3),
                         overlapped=model, sequential=model)
     groups, reasons = split(6), []
     for _ in range(45):  # probes come every 12 decisions from the 14th on
