@@ -1,15 +1,15 @@
 """Acceptance estimates behind flex's draft caps and draft-length prices.
 
 Under i.i.d. acceptance the number of accepted drafts of a verification is a truncated
-geometric; its maximum-likelihood rate is accepted / (accepted + first rejections). Counts are exponentially decayed per request,
-twice: fast (``decay``) for the per-request caps, which must react within a few
-verifications, and slowly (``steady_decay``) for pricing the draft lengths, which a short
-streak of accepted drafts must not move; both are shrunk towards a global decayed estimate
-(``request_prior_weight`` pseudo-observations), which is itself shrunk towards
-``prior_alpha`` (``prior_weight``) and spans about ``global_window`` drafted verifications
-at any batch size (the names are ``FlexSettings``' fields). The confidence stop is modelled the same way:
-after each drafted token drafting continues with probability gamma (1 without a threshold).
-Then, for a draft cap k:
+geometric; its maximum-likelihood rate is accepted / (accepted + first rejections). Counts
+are exponentially decayed per request, twice: fast (``decay``) for the per-request caps,
+which must react within a few verifications, and slowly (``steady_decay``) for pricing the
+draft lengths, which a short streak of accepted drafts must not move; both are shrunk
+towards a global decayed estimate (``request_prior_weight`` pseudo-observations), which is
+itself shrunk towards ``prior_alpha`` (``prior_weight``) and spans about ``global_window``
+drafted verifications at any batch size (the names are ``FlexSettings``' fields). The
+confidence stop is modelled the same way: after each drafted token drafting continues with
+probability gamma (1 without a threshold). Then, for a draft cap k:
 
 - expected tokens per verification ``E_i(k) = 1 + alpha * sum_{j<k} (gamma alpha)^j``;
 - expected width ``W(k) = sum_{j=1..k} (1 - prod_i (1 - gamma_i^(j-1)))``, the longest draft

@@ -26,20 +26,22 @@ which give each request's expected tokens and the batch's expected draft width p
 
 **Warm-up and exploration.** A family needs observations before its predictions mean
 anything (the verify fit needs two distinct k to separate per-position from per-request
-cost). Until a mode has run its warm-up plan (k0 = ``num_speculative_tokens``; ``psd``: k0, k_alt, k_alt, so that the
-overlapped verify fit sees drafts of two lengths, since a PSD step verifies what the step
-before drafted; ``sd``: k0, k_alt; ``ar``: one step; each of these twice in a row, so that
-the cells it leaves are settled; k_alt = k0 // 2, or 2 for k0 = 1), it is run next, in
-the order psd, sd, ar, and on until its family holds the measurements its prediction needs. Plan steps count once measured: a step whose verification included a
-prompt's prefill is not, nor a draft call that first caught up on tokens committed while
-the drafter sat idle (at most 2 x plan + 2 tries). Afterwards a mode other than the current one is
-probed for one step when it is predicted within ``explore_gap`` of the best and was either
-never run at a batch size within a factor 1.5 of the present one (the fit would be an
-extrapolation) or not run for ``explore_every`` decisions (costs drift); a probe whose
-drafter first had to catch up (so its draft was not timed) is run once more. A
-neighbouring draft length of the current mode (the next candidate either side) within
-``explore_gap`` of the best is probed while its verification cell holds no more than its
-provisional first observation (``MeasuredCells.thin``).
+cost). Until a mode has run its warm-up plan (k0 = ``num_speculative_tokens``; ``psd``:
+k0, k_alt, k_alt, so that the overlapped verify fit sees drafts of two lengths, since a
+PSD step verifies what the step before drafted; ``sd``: k0, k_alt; ``ar``: one step; each
+of these twice in a row, so that the cells it leaves are settled; k_alt = k0 // 2, or 2
+for k0 = 1), it is run next, in the order psd, sd, ar, and on until its family holds the
+measurements its prediction needs. Plan steps count once measured: a step whose
+verification included a prompt's prefill is not, nor a draft call that first caught up on
+tokens committed while the drafter sat idle (at most 2 x plan + 2 tries). Afterwards a
+mode other than the current one is probed for one step when it is predicted within
+``explore_gap`` of the best and was either never run at a batch size within a factor 1.5
+of the present one (the fit would be an extrapolation) or not run for ``explore_every``
+decisions (costs drift); a probe whose drafter first had to catch up (so its draft was not
+timed) is run once more. A neighbouring draft length of the current mode (the next
+candidate either side) within ``explore_gap`` of the best is probed while its verification
+cell holds no more than its provisional first observation (``MeasuredCells.thin``).
+
 
 **Measured cells before the fit** (``minedraft.rules.measured_cells``): a candidate is
 priced from the measured seconds of its exact shape once timed twice, else from the
@@ -47,18 +49,19 @@ fit corrected by the nearest settled batch size at the same length, so a mispred
 candidate gets chosen, measured and corrected.
 
 **Realized rates.** The per-cell costs time the forwards; a step also pays what they do
-not see: the first steps after a switch of shapes and models running slower, per-step
-work outside the forwards, the lanes contending. So each mode keeps, per batch-size bucket
-(1, 2-3, 4-7, ...), its clean steps' predicted over measured seconds (decayed sums, weight
+not see: the first steps after a switch of shapes and models running slower, per-step work
+outside the forwards, the lanes contending. So each mode keeps, per batch-size bucket (1,
+2-3, 4-7, ...), its clean steps' predicted over measured seconds (decayed sums, weight
 ``realized_weight``), and its predicted tokens/s are multiplied by it: a mode whose steps
 keep taking longer than the model said loses to one that runs as predicted. Time only:
 tokens are the acceptance tracker's business, and a few unlucky verifications must not
 penalise a mode twice (once in alpha, once here). Steps in which the drafter caught up on
 tokens committed while it was idle are left out by the scheduler: that is the price of a
-switch, paid once, not the mode's rate, and so is the first of a run of steps over ``STALL``
-x their predicted seconds (a stall of the host, ``stalled``). A correction is trusted only while it is fresh: a
-mode not run for ``explore_every`` decisions is probed if its uncorrected prediction is
-competitive, so one bad spell cannot lock a mode out for good.
+switch, paid once, not the mode's rate, and so is the first of a run of steps over
+``STALL`` x their predicted seconds (a stall of the host, ``stalled``). A correction is
+trusted only while it is fresh: a mode not run for ``explore_every`` decisions is probed
+if its uncorrected prediction is competitive, so one bad spell cannot lock a mode out for
+good.
 
 **Hysteresis.** The policy keeps a current (mode, k) and switches to the predicted best
 only after ``patience`` consecutive decisions in which some candidate beats the current
@@ -336,11 +339,13 @@ class FlexPolicy:
     def stalled(self, decision: Decision, seconds: float) -> bool:
         """Whether a clean step run on ``decision`` that took ``seconds`` is a stall of the host,
         whose timings the scheduler then leaves out as it does a prefill step's: over
-        ``STALL`` x its predicted seconds, unless the mode's clean step before it was taken
-        for one too (two in a row are the mode's cost: a prediction far too low is corrected,
-        not ignored: in a run of such steps only the first is left out). One verification at 1 in flight that took about 1.5 s, 30x its usual,
-        moved SD's cell there from 47 to 478 ms and its realized rate to 0.21, and flex ran
-        AR at 1 in flight for the rest of the run, where SD is 1.2-1.3x AR."""
+        ``STALL`` x its predicted seconds, unless the mode's clean step before it was over
+        too. In a run of such steps only the first is left out: the rest are the mode's cost
+        (a slower regime, or a prediction far too low), which must be learnt. One
+        verification at 1 in flight that took about 1.5 s, 30x its usual, moved SD's cell
+        there from 47 to 478 ms and its realized rate to 0.21, and flex ran AR at 1 in
+        flight for the rest of the run, where SD is 1.2-1.3x AR (equal requests in flight
+        and cores)."""
         expected = decision.expected_seconds
         over = bool(expected) and seconds > STALL * expected
         stall = over and not self._over.get(decision.mode, False)

@@ -1,22 +1,23 @@
 """Measured step costs per exact shape, which flex prices from before the linear fits.
 
-The linear fits extrapolate badly where cost is not linear in the positions verified: on a CPU a target forward over 1 row can cost half one
-over 2 to 4 rows (matrix products with few rows), so a fit through AR steps and k = 2
-verifications underestimates k = 1 and overestimates k = 0. The policy therefore also keeps
-an exponential average of the measured seconds per exact cell (family, verify, batch,
-rounded width; or family, draft, batch: seconds per draft forward, since drafting k tokens
-is k forwards of one shape, so every draft length feeds the one cell and a single slow
-call at a rarely run k cannot price that k out) and predicts from a cell once it has
-two observations (``cell_min_obs`` 0: the fit alone). A cell's first observation is
-provisional, replaced by the second: the first call of a shape pays one-off costs, so it
-prices its shape from above only. A cell not settled borrows the correction of the nearest
-settled batch size at the same length: the fit times measured / fitted there (the shape
-of the nonlinearity, e.g. one row cheap and two expensive, carries over between batch
-sizes); with none, its own provisional observation, else the nearest provisional cell's
-correction, else the fit alone. A mispredicted candidate gets chosen, measured and
-corrected, so the choice converges on what was timed. Warm-up plans run each length twice
-in a row, so that a mode starts from settled cells. Cells age: every ``CELL_AGE``
-decisions without an update weigh as one more observation, as the host's speed drifts.
+The linear fits extrapolate badly where cost is not linear in the positions verified: on a
+CPU a target forward over 1 row can cost half one over 2 to 4 rows (matrix products with
+few rows), so a fit through AR steps and k = 2 verifications underestimates k = 1 and
+overestimates k = 0. The policy therefore also keeps an exponential average of the
+measured seconds per exact cell (family, verify, batch, rounded width; or family, draft,
+batch: seconds per draft forward, since drafting k tokens is k forwards of one shape, so
+every draft length feeds the one cell and a single slow call at a rarely run k cannot
+price that k out) and predicts from a cell once it has two observations (``cell_min_obs``
+0: the fit alone). A cell's first observation is provisional, replaced by the second: the
+first call of a shape pays one-off costs, so it prices its shape from above only. A cell
+not settled borrows the correction of the nearest settled batch size at the same length:
+the fit times measured / fitted there (the shape of the nonlinearity, e.g. one row cheap
+and two expensive, carries over between batch sizes); with none, its own provisional
+observation, else the nearest provisional cell's correction, else the fit alone. A
+mispredicted candidate gets chosen, measured and corrected, so the choice converges on
+what was timed. Warm-up plans run each length twice in a row, so that a mode starts from
+settled cells. Cells age: every ``CELL_AGE`` decisions without an update weigh as one more
+observation, as the host's speed drifts.
 """
 
 from __future__ import annotations
