@@ -38,7 +38,9 @@ mode other than the current one is probed for one step when it is predicted with
 ``explore_gap`` of the best and was either never run at a batch size within a factor 1.5
 of the present one (the fit would be an extrapolation) or not run for ``explore_every``
 decisions (costs drift); a probe whose drafter first had to catch up (so its draft was not
-timed) is run once more. A neighbouring draft length of the current mode (the next
+timed) is run once more. AR, whose probe costs one step and no catch-up, is probed within
+``ar_probe_gap`` (by default whatever its prediction), and also when not run for
+``explore_every`` of the present batch-size bucket's decisions. A neighbouring draft length of the current mode (the next
 candidate either side) within ``explore_gap`` of the best is probed while its verification
 cell holds no more than its provisional first observation (``MeasuredCells.thin``).
 
@@ -125,6 +127,10 @@ class FlexSettings:
     warmup: bool = True  # run each mode's warm-up plan before trusting its predictions
     explore_every: int = 64  # re-probe a competitive mode not run for this many decisions
     explore_gap: float = 0.2  # probe only modes predicted within this share of the best
+    # AR is probed (never run near this batch size, or stale) within this share of the best;
+    # 1: whatever its prediction. Its probe costs one step at AR's real speed, a draft
+    # mode's also the drafter's catch-up (``_probe``).
+    ar_probe_gap: float = 1.0
     decay: float = 0.9  # per-observation decay of a request's acceptance counts behind its draft caps
     # Per-observation decay of a request's steady acceptance counts, which price the draft
     # lengths: a streak of accepted drafts lifts the fast estimate for a few verifications,
@@ -166,6 +172,7 @@ class FlexSettings:
             require_ints("FlexSettings.ks", self.ks, 1)
         require_number("FlexSettings.margin", self.margin, 0)
         require_number("FlexSettings.explore_gap", self.explore_gap, 0, 1)
+        require_number("FlexSettings.ar_probe_gap", self.ar_probe_gap, 0, 1)
         require_int("FlexSettings.patience", self.patience, 1)
         require_number("FlexSettings.decay", self.decay, 0, 1, low_open=True)
         require_number("FlexSettings.steady_decay", self.steady_decay, 0, 1, low_open=True)
@@ -260,6 +267,10 @@ class FlexPolicy:
         self.attempts = {m: 0 for m in FLEX_MODES}  # all steps per mode
         self.caught_up = {m: 0 for m in FLEX_MODES}  # steps whose draft fed a context first (untimed)
         self.last_run = {m: 0 for m in FLEX_MODES}  # num_decisions when the mode last ran
+        # Decisions taken per batch-size bucket, and their count there when each mode last ran
+        # there: AR's staleness at a bucket (``_probe``) is counted in that bucket's decisions.
+        self.decisions_at: dict[int, int] = {}
+        self.last_run_at: dict[tuple[str, int], int] = {}
         self.seen_batches: dict[str, set[int]] = {m: set() for m in FLEX_MODES}
         # Predicted over measured step seconds per mode (decayed sums: a ratio of sums, so one
         # slow step weighs by its length). Kept per (mode, batch-size bucket): what a mode's
@@ -334,6 +345,8 @@ class FlexPolicy:
         self.attempts[mode] += 1
         self.caught_up[mode] += int(caught_up)
         self.last_run[mode] = self.num_decisions
+        bucket = batch_bucket(num_running)
+        self.last_run_at[mode, bucket] = self.decisions_at.get(bucket, 0)
         self.seen_batches[mode].add(num_running)
 
     def stalled(self, decision: Decision, seconds: float) -> bool:
@@ -574,6 +587,7 @@ class FlexPolicy:
     def _decide(self, groups: tuple[Sequence[str], Sequence[str]], overlap: bool) -> Decision:
         self.num_decisions += 1
         n = len(groups[0]) + len(groups[1])
+        self.decisions_at[batch_bucket(n)] = self.decisions_at.get(batch_bucket(n), 0) + 1
         eligible = [m for m in FLEX_MODES if m != "psd" or (overlap and groups[0] and groups[1])]
         s = self.settings
         if s.schedule:
@@ -722,20 +736,37 @@ class FlexPolicy:
         """A competitive mode whose cost estimate is an extrapolation or stale, if any. A stale
         mode competes on its uncorrected prediction: its realized-rate correction is as old
         as its last run. A probe whose draft had to catch up first (the drafter sat out AR
-        steps, so its call was not timed as drafting) is run once more, measured this time."""
+        steps, so its call was not timed as drafting) is run once more, measured this time.
+
+        AR competes within ``ar_probe_gap`` (by default whatever its prediction), and is stale
+        also when it has not run for ``explore_every`` of the present batch-size bucket's
+        decisions (AR steps in a drain's tail refresh nothing at the full batch). Its
+        extrapolations and cells can be far off: never run at 16 rows, AR was priced at
+        87-90 tok/s there against SD's 200-230 and ran at about 250; one observation in a
+        drain left its cell at 16 rows at 110 ms while its steps took 55-72. Flex then ran SD
+        on 78-99% of the steps of trials at 16 in flight, at 0.87-0.93x AR. AR's probe costs
+        one step at AR's real speed, so its prediction need not be close; a draft mode's also
+        costs the drafter's catch-up on AR's tokens and is run twice (a 32-row catch-up took
+        179 ms, a draft 35), and with a gap of 0.5 SD and PSD were probed on 13-34% and 1-7%
+        of the steps at 32 in flight, at 0.78-0.82x AR."""
         if not self.settings.warmup or self.current is None:
             return None
         again, self._probe_again = self._probe_again, None
         if again in eligible and again != self.current[0]:
             return again
-        top = max(per_mode.values())
+        top, s = max(per_mode.values()), self.settings
+        bucket = batch_bucket(n)
         for mode in eligible:
             if mode == self.current[0]:
                 continue
             near = any(near_batch(b, n) for b in self.seen_batches[mode])
-            stale = self.num_decisions - 1 - self.last_run[mode] >= self.settings.explore_every
+            stale = self.num_decisions - 1 - self.last_run[mode] >= s.explore_every
+            if mode == "ar":
+                stale = stale or self.decisions_at[bucket] - 1 - self.last_run_at.get((mode, bucket), 0) \
+                    >= s.explore_every
             score = uncorrected[mode] if stale else per_mode[mode]
-            if score >= (1.0 - self.settings.explore_gap) * top and (not near or stale):
+            gap = s.ar_probe_gap if mode == "ar" else s.explore_gap
+            if score >= (1.0 - gap) * top and (not near or stale):
                 return mode
         return None
 

@@ -367,15 +367,15 @@ def test_probes_a_competitive_mode_at_a_new_batch_size():
 
 def test_stale_modes_are_probed_again():
     model = table(*CLOSE)
-    policy = FlexPolicy(4, FlexSettings(ks=(4,), prior_alpha=0.8, explore_every=10, explore_gap=0.3),
-                        overlapped=model, sequential=model)
+    policy = FlexPolicy(4, FlexSettings(ks=(4,), prior_alpha=0.8, explore_every=10, explore_gap=0.3,
+                                        ar_probe_gap=0.3), overlapped=model, sequential=model)
     reasons = []
     for _ in range(40):
         d = policy.decide(split(6))
         policy.note_step(d.mode, 6)
         reasons.append((d.mode, d.reason))
     probes = [i for i, (m, r) in enumerate(reasons) if r == "explore"]
-    # Only the competitive non-current mode (AR is more than 30% behind here).
+    # Only the competitive non-current mode (AR is more than 30% behind here, both gaps 0.3).
     assert probes and all(reasons[i][0] == "psd" for i in probes)
     assert all(b - a > 10 for a, b in zip(probes, probes[1:]))
 
@@ -631,7 +631,8 @@ def test_draft_lengths_default_to_the_configured_k_and_widen_only_by_opt_in():
 @pytest.mark.parametrize("bad", [dict(ks=()), dict(ks=(0,)), dict(margin=-0.1), dict(patience=0), dict(decay=0.0), dict(idle_decay=1.5),
                                  dict(prior_alpha=1.5), dict(schedule=(("tree", 1),)), dict(schedule=(("sd", -1),)),
                                  dict(cell_min_obs=-1), dict(cell_weight=0.0), dict(cell_weight=1.5),
-                                 dict(realized_weight=-0.1), dict(realized_weight=1.5), dict(explore_gap=1.2)])
+                                 dict(realized_weight=-0.1), dict(realized_weight=1.5), dict(explore_gap=1.2),
+                                 dict(ar_probe_gap=-0.1)])
 def test_settings_validation(bad):
     with pytest.raises(InvalidInputError):
         FlexSettings(**bad)
@@ -751,8 +752,8 @@ def test_a_probe_whose_draft_caught_up_is_run_once_more():
     """A probe of SD after AR steps makes the drafter catch up first, so its draft call is not
     timed: the next decision probes SD again, once."""
     model = table(*CLOSE)
-    policy = FlexPolicy(4, FlexSettings(ks=(4,), prior_alpha=0.8, explore_every=10, explore_gap=0.3),
-                        overlapped=model, sequential=model)
+    policy = FlexPolicy(4, FlexSettings(ks=(4,), prior_alpha=0.8, explore_every=10, explore_gap=0.3,
+                                        ar_probe_gap=0.3), overlapped=model, sequential=model)
     groups, reasons = split(6), []
     for _ in range(45):  # probes come every 12 decisions from the 14th on
         d = policy.decide(groups)
@@ -839,3 +840,50 @@ def test_a_switch_that_delivers_is_kept():
     decisions = run_sd(policy, groups, slowdown=1.0, steps=20)
     assert all((d.mode, d.reason) == ("sd", "hold") for d in decisions)
     assert policy.measured_rate("sd", 2) > policy.measured_rate("ar", 2)
+
+
+def test_ar_is_probed_where_unmeasured_or_stale_at_its_bucket_whatever_its_prediction():
+    """AR's cell at 16 rows was left high by one slow observation (90 ms a step; about half
+    that is usual): priced far behind SD, more than ``explore_gap``. AR steps in the drains
+    at 4 rows keep it fresh globally, so only its staleness at the 16-row bucket shows that
+    cell is old. AR's probe costs one step at its real speed, so it is probed there
+    whatever its prediction (``ar_probe_gap`` 1), once per ``explore_every`` of that
+    bucket's decisions; with a narrow gap, never."""
+    def slow_ar_cell(**settings) -> FlexPolicy:
+        policy = FlexPolicy(2, FlexSettings(ks=(2,), warmup=True, prior_alpha=0.5, explore_every=10, **settings))
+        policy.warmup_plan = {m: () for m in policy.warmup_plan}  # measured below instead
+        for _ in range(2):
+            for rows in (4, 16):
+                policy.observe_verify("sequential", rows, 0.0, 0.090 if rows == 16 else 0.040)
+                policy.observe_verify("sequential", rows, 2.0, 0.060 if rows == 16 else 0.045)
+                policy.observe_draft("sequential", rows, 2, 2 * 0.006)
+            policy.observe_verify("overlapped", 8, 2.0, 0.5)  # PSD: measured, far behind
+            policy.observe_draft("overlapped", 8, 2, 0.5)
+        policy.note_step("ar", 16)  # AR was run here once, long ago
+        return policy
+
+    groups = ([f"r{i}" for i in range(16)], [])
+
+    def run(policy: FlexPolicy) -> list[Decision]:
+        decisions = []
+        for i in range(60):
+            d = policy.decide(groups, overlap=False)
+            policy.note_step(d.mode, 16)
+            decisions.append(d)
+            if i % 5 == 4:  # a drain's AR step at 4 rows: AR is never stale globally
+                policy.note_step("ar", 4)
+        return decisions
+
+    policy = slow_ar_cell()
+    assert policy.predict("ar", 0, groups) < 0.5 * policy.predict("sd", 2, groups)
+    decisions = run(policy)
+    probes = [i for i, d in enumerate(decisions) if (d.mode, d.reason) == ("ar", "explore")]
+    assert len(probes) >= 3 and all(b - a > 10 for a, b in zip(probes, probes[1:]))
+    assert all(d.mode == "sd" for i, d in enumerate(decisions) if i not in probes)
+    assert all(d.mode == "sd" for d in run(slow_ar_cell(ar_probe_gap=0.2)))
+    never_here = slow_ar_cell()
+    never_here.seen_batches["ar"] = {4}  # AR never ran near 16 rows: an extrapolation, probed at once
+    first = never_here.decide(groups, overlap=False)  # nothing current yet: the best
+    never_here.note_step(first.mode, 16)
+    d = never_here.decide(groups, overlap=False)
+    assert (first.mode, d.mode, d.reason) == ("sd", "ar", "explore")
