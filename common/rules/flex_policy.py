@@ -293,6 +293,7 @@ class FlexPolicy:
         self.last_length: dict[str, int] = {}  # the draft length each mode was last decided at
         self._probing: str | None = None  # the mode of the last probe, until its step is noted
         self._probe_again: str | None = None  # a probe whose draft caught up: run it once more
+        self._repeating = False  # the probe under way is such a repeat, not run again whatever it caught up
         self._over: dict[str, bool] = {}  # whether each mode's last clean step took over STALL x its prediction
         # Costs and step predictions already computed in the decision under way (None outside
         # one): a decision prices every (mode, k) candidate, most of them several times.
@@ -338,7 +339,7 @@ class FlexPolicy:
         measured (no prefill in it); ``caught_up``: its drafter first fed a request's context (its
         first draft, or tokens committed while the drafter sat idle), so its draft was not
         measured. Warm-up counts clean steps only."""
-        if caught_up and self._probing == mode and mode != "ar":
+        if caught_up and self._probing == mode and mode != "ar" and not self._repeating:
             self._probe_again = mode
         self._probing = None
         self.runs[mode] += int(clean)
@@ -736,7 +737,10 @@ class FlexPolicy:
         """A competitive mode whose cost estimate is an extrapolation or stale, if any. A stale
         mode competes on its uncorrected prediction: its realized-rate correction is as old
         as its last run. A probe whose draft had to catch up first (the drafter sat out AR
-        steps, so its call was not timed as drafting) is run once more, measured this time.
+        steps, so its call was not timed as drafting) is run once more, measured this time,
+        but only once: at 32 in flight, requests admitted under AR steps kept every repeat
+        catching up as well, and SD ran 5-12 probes in a row where its steps cost 2-4 AR
+        steps each.
 
         AR competes within ``ar_probe_gap`` (by default whatever its prediction), and is stale
         also when it has not run for ``explore_every`` of the present batch-size bucket's
@@ -752,7 +756,8 @@ class FlexPolicy:
         if not self.settings.warmup or self.current is None:
             return None
         again, self._probe_again = self._probe_again, None
-        if again in eligible and again != self.current[0]:
+        self._repeating = again in eligible and again != self.current[0]
+        if self._repeating:
             return again
         top, s = max(per_mode.values()), self.settings
         bucket = batch_bucket(n)

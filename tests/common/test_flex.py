@@ -767,6 +767,24 @@ def test_a_probe_whose_draft_caught_up_is_run_once_more():
     assert all(i + 1 == j for i, j in zip(probes[::2], probes[1::2]))
 
 
+def test_a_repeated_probe_is_not_repeated_again_whatever_it_caught_up():
+    """At 32 in flight requests admitted under AR steps made every repeat of an SD probe catch
+    up too, and each repeat asked for another: SD ran up to 12 probes in a row. A probe is
+    repeated once at most."""
+    model = table(*CLOSE)
+    policy = FlexPolicy(4, FlexSettings(ks=(4,), prior_alpha=0.8, explore_every=10, explore_gap=0.3,
+                                        ar_probe_gap=0.3), overlapped=model, sequential=model)
+    groups, reasons = split(6), []
+    for _ in range(45):
+        d = policy.decide(groups)
+        policy.note_step(d.mode, 6, caught_up=d.reason == "explore")  # every probe catches up
+        reasons.append((d.mode, d.reason))
+    probes = [i for i, (_, r) in enumerate(reasons) if r == "explore"]
+    assert len(probes) == 6
+    assert all(i + 1 == j for i, j in zip(probes[::2], probes[1::2]))  # in pairs ...
+    assert all(j - i > 2 for i, j in zip(probes[1::2], probes[2::2]))  # ... never more in a row
+
+
 def test_a_draft_mode_capped_out_returns_as_soon_as_a_draft_pays_again():
     """At 1 in flight a run of rejections takes the request's cap to 0: that step is AR at
     once (caps act outside the hysteresis), and the way back is on the first decision that
