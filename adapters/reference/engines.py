@@ -286,7 +286,25 @@ class EagleDrafter(SlotOwner):
 
     def _forward(self, request_ids: list[str], fed: list[list[int]], starts: list[int],
                  feats: list[torch.Tensor]) -> list[torch.Tensor]:
-        """Output features of the last fed position of each row ``[hidden]``."""
+        """Output features of the last fed position of each row ``[hidden]``. Rows feeding more
+        than ``ModelRunner.PREFILL_SPLIT`` tokens (a newcomer's prompt, a catch-up after AR
+        steps) run in a forward of their own, as in the target's runner: padded together,
+        every row would compute the longest row's positions (at 16 rows, a newcomer's 40-60
+        positions took a step's draft from about 25 ms to 50-100)."""
+        long = [len(f) > ModelRunner.PREFILL_SPLIT for f in fed]
+        if any(long) and not all(long):
+            out: list[torch.Tensor | None] = [None] * len(fed)
+            for group in ([j for j, g in enumerate(long) if not g], [j for j, g in enumerate(long) if g]):
+                part = self._forward_padded([request_ids[j] for j in group], [fed[j] for j in group],
+                                            [starts[j] for j in group], [feats[j] for j in group])
+                for j, row in zip(group, part):
+                    out[j] = row
+            return out  # type: ignore[return-value]
+        return self._forward_padded(request_ids, fed, starts, feats)
+
+    def _forward_padded(self, request_ids: list[str], fed: list[list[int]], starts: list[int],
+                        feats: list[torch.Tensor]) -> list[torch.Tensor]:
+        """One forward over the rows, each padded to the longest."""
         kv_len = max(s + len(f) for f, s in zip(fed, starts))
         if kv_len > self.cache.capacity:
             self.cache.grow(capacity=max(kv_len, 2 * self.cache.capacity))

@@ -9,6 +9,7 @@ import torch
 from minedraft import InvalidInputError, RequestState, SamplingParams
 from minedraft.adapters.reference import draft_models as dm
 from minedraft.adapters.reference.engines import EagleDrafter, FeatureStore
+from minedraft.adapters.reference.runner import ModelRunner
 from minedraft.rules.verification import verify
 
 from conftest import PROMPTS, build_pair, generate, tiny_llama
@@ -185,6 +186,41 @@ def test_eagle_drafter_matches_the_unrolled_training_computation(target, layers)
             outs = draft.unrolled(ids, feats.unsqueeze(0), 3)
         expected = [int(draft.lm_head(outs[s][0, n - 1 + s]).argmax()) for s in range(3)]
         assert d == expected
+
+
+def test_eagle_drafter_feeds_a_prompt_apart_from_the_few_token_rows(target):
+    """A newcomer's prompt (over ``PREFILL_SPLIT`` tokens) and a running request's newly
+    committed token go through separate forwards, not one padding every row to the prompt's
+    length; the drafts are those of each request proposed alone."""
+    draft = make_draft(target, "eagle", token_map=TOKEN_MAP)
+    prompts = ([5, 6, 7, 8], [3 + i % 50 for i in range(ModelRunner.PREFILL_SPLIT + 9)])
+
+    def propose(which: list[int]) -> tuple[list[list[int]], list[tuple[int, int]]]:
+        store, shapes = FeatureStore(), []
+        drafter = EagleDrafter(draft, store, max_slots=4)
+        reqs = [RequestState(prompt_ids=list(p), params=SamplingParams(), request_id=f"r{i}")
+                for i, p in enumerate(prompts)]
+        with torch.no_grad():
+            for r in reqs:
+                store.publish(r.request_id, 0, target.model(input_ids=torch.tensor([r.prompt_ids]))[0][0][:-1])
+        drafter.propose(reqs[:1], [2])  # request 0 runs already: its next proposal feeds one token
+        reqs[0].output_ids.append(40)
+        with torch.no_grad():
+            store.publish("r0", 0, target.model(input_ids=torch.tensor([reqs[0].committed_ids]))[0][0][:-1])
+        padded = drafter._forward_padded
+
+        def spy(ids, fed, starts, feats):
+            shapes.append((len(fed), max(len(f) for f in fed)))  # (rows, padded length)
+            return padded(ids, fed, starts, feats)
+
+        drafter._forward_padded = spy
+        block = drafter.propose([reqs[i] for i in which], [3] * len(which))
+        return [block.tokens_of(j) for j in range(len(which))], shapes
+
+    together, shapes = propose([0, 1])
+    assert together == propose([0])[0] + propose([1])[0]
+    assert shapes[:2] == [(1, 1), (1, len(prompts[1]))]  # the first draft step: two forwards
+    assert all(rows == 2 and length == 1 for rows, length in shapes[2:])  # then one token each
 
 
 def test_eagle_drafter_waits_for_features(target):
