@@ -180,6 +180,16 @@ def bar_summary_lines(summary: dict[str, Any] | None) -> list[str]:
                      f"in {chance['every_point']:.0%} of runs, the mean in {chance['mean']:.0%}, both in "
                      f"{chance['both']:.0%} (simulated at this run's noise: one trial's sd {noise['sigma']:.3f} "
                      f"in log tok/s, modes in one repetition correlated {rho}, {noise['trials']} fixed-mode trials)")
+    pair = summary.get("paired")
+    if pair:
+        ratios = " ".join(f"{r:.2f}" for r in pair["ratios"])
+        lines.append(f"  paired by repetition (each repetition's flex trial over the best mode's trial beside it, "
+                     f"median over repetitions): {ratios}; {summary['points'] - pair['under_bar']} of "
+                     f"{summary['points']} points >= {oracle.FLEX_BAR}x ({'met' if pair['every_point_met'] else 'NOT met'}); "
+                     f"mean {pair['mean_ratio']:.3f}x ({'met' if pair['mean_met'] else 'NOT met'})"
+                     + (f"; the oracle would meet every point in {chance['paired_every_point']:.0%}, the mean in "
+                        f"{chance['paired_mean']:.0%}, both in {chance['paired_both']:.0%}"
+                        if chance and "paired_both" in chance else ""))
     return lines
 
 

@@ -90,3 +90,35 @@ def test_summary_states_the_bar_and_the_oracle_chance_of_a_run(capsys):
     chance = found["oracle"]["both"] * met["oracle"]["both"]
     assert f"all 2: NOT met; an oracle flex would meet all 2 with probability {chance:.3f}" in text
     assert flex_bar_lines([("c", {"flex_bar": None})]) == []  # no flex in the run: no lines
+
+
+def test_paired_ratios_cancel_a_slow_spell_that_takes_both_trials_of_a_repetition():
+    """Flex runs at 0.97x SD in every repetition, and the machine is 40% slower in one of them
+    for both modes. The ratio of medians moves with the repetitions' spread (the slow
+    repetition can be one mode's median and not the other's); the paired ratio sees 0.97x."""
+    def trial(mode, rep, tps):
+        return {"mode": mode, "kind": "scheduler", "batch_size": 4, "k": 0 if mode == "ar" else 2,
+                "concurrency": 4, "rep": rep, "tokens_per_second": tps}
+
+    speed = [1.0, 0.6, 1.0, 1.1, 0.9]  # the machine per repetition
+    trials = [trial("sd", r, 100.0 * s) for r, s in enumerate(speed)]
+    trials += [trial("ar", r, 80.0 * s) for r, s in enumerate(speed)]
+    trials += [trial("flex", r, 97.0 * s) for r, s in enumerate(speed)]
+    bar = [{"batch_size": 4, "k": 2, "concurrency": 4,
+            "same_concurrency": {"ratio": 0.9, "best_mode": "sd", "best_batch_size": 4}}]
+    found = summary(bar, trials, repeats=5)
+    assert found["paired"]["ratios"] == [pytest.approx(0.97)]
+    assert found["paired"]["under_bar"] == 0 and not found["paired"]["mean_met"]
+    assert found["under_bar"] == 1  # the ratio of medians as given
+    assert {"paired_every_point", "paired_mean", "paired_both"} <= found["oracle"].keys()
+    assert "paired by repetition" in bar_summary_lines(found)[-1] and "0.97" in bar_summary_lines(found)[-1]
+    lone = [t for t in trials if t["mode"] != "flex" or t["rep"] == 0]
+    assert summary(bar, lone, repeats=5)["paired"] is None  # one repetition holds both: no median to take
+
+
+def test_the_paired_oracle_is_steadier_where_the_machine_drifts():
+    """With trials of one repetition strongly correlated, the oracle's paired ratio misses
+    the every-point bar less often than its ratio of medians."""
+    rivals = [[0.0, -0.2], [0.0, -0.05], [0.0, -0.3]]
+    chance = oracle_pass(rivals, sigma=0.1, rho=0.9, repeats=5)
+    assert chance["paired_every_point"] > chance["every_point"]
