@@ -38,11 +38,12 @@ mode other than the current one is probed for one step when it is predicted with
 ``explore_gap`` of the best and was either never run at a batch size within a factor 1.5
 of the present one (the fit would be an extrapolation) or not run for ``explore_every``
 decisions (costs drift); a probe whose drafter first had to catch up (so its draft was not
-timed) is run once more. AR, whose probe costs one step and no catch-up, is probed within
-``ar_probe_gap`` (by default whatever its prediction), and also when not run for
-``explore_every`` of the present batch-size bucket's decisions. A neighbouring draft length of the current mode (the next
-candidate either side) within ``explore_gap`` of the best is probed while its verification
-cell holds no more than its provisional first observation (``MeasuredCells.thin``).
+timed) is run once more, and only once. AR, whose probe costs one step and no catch-up,
+is probed within ``ar_probe_gap`` (by default whatever its prediction), and also when not
+run for ``explore_every`` of the present batch-size bucket's decisions. A neighbouring
+draft length of the current mode (the next candidate either side) within ``explore_gap``
+of the best is probed while its verification cell holds no more than its provisional
+first observation (``MeasuredCells.thin``).
 
 
 **Measured cells before the fit** (``minedraft.rules.measured_cells``): a candidate is
