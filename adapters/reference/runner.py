@@ -66,6 +66,14 @@ class SlotKVCache:
             store[slot, :, d] = store[slot, :, s].clone()
 
 
+def feed_groups(fed: Sequence[int], limit: int) -> list[list[int]]:
+    """Row indices split into those feeding at most ``limit`` tokens and those feeding more
+    (empty groups dropped). Each group runs as one padded forward, so a prompt's prefill
+    does not pad the few-token rows to its length."""
+    groups = ([i for i, n in enumerate(fed) if n <= limit], [i for i, n in enumerate(fed) if n > limit])
+    return [g for g in groups if g]
+
+
 @dataclass
 class Row:
     """One request in a forward: its full token sequence and which logits it wants."""
@@ -173,16 +181,13 @@ class ModelRunner(SlotOwner):
         positions before it came from the cache). EAGLE-style drafters read these."""
         starts = [self._reusable(r) for r in rows]
         fed = [len(r.tokens) - s for r, s in zip(rows, starts)]
-        short = [i for i, n in enumerate(fed) if n <= self.PREFILL_SPLIT]
-        long = [i for i, n in enumerate(fed) if n > self.PREFILL_SPLIT]
         logits: list[torch.Tensor | None] = [None] * len(rows)
         hidden: list[torch.Tensor | None] = [None] * len(rows)
         fed_hidden: list[torch.Tensor | None] = [None] * len(rows)
-        for group in (short, long):
-            if group:
-                out_l, out_h, out_f = self._forward_group_states([rows[i] for i in group], [starts[i] for i in group])
-                for j, i in enumerate(group):
-                    logits[i], hidden[i], fed_hidden[i] = out_l[j], out_h[j], out_f[j]
+        for group in feed_groups(fed, self.PREFILL_SPLIT):
+            out_l, out_h, out_f = self._forward_group_states([rows[i] for i in group], [starts[i] for i in group])
+            for j, i in enumerate(group):
+                logits[i], hidden[i], fed_hidden[i] = out_l[j], out_h[j], out_f[j]
         return logits, hidden, fed_hidden, starts  # type: ignore[return-value]
 
     def _forward_group_states(self, rows: Sequence[Row], starts: Sequence[int]) -> tuple[

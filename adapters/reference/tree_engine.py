@@ -40,7 +40,7 @@ from minedraft.types import (
 )
 
 from .engines import ReferenceDrafter, ReferenceTarget, propose_loop
-from .runner import ModelRunner, Row
+from .runner import ModelRunner, Row, feed_groups
 
 
 @dataclass
@@ -90,15 +90,13 @@ def _tree_forward(runner: ModelRunner, rows: Sequence[_TreeRow],
     fed = [len(r.prefix) - r.start for r in rows]
     out: list[torch.Tensor | None] = [None] * len(rows)
     hidden: list[torch.Tensor | None] = [None] * len(rows)
-    for group in ([i for i, n in enumerate(fed) if n <= runner.PREFILL_SPLIT],
-                  [i for i, n in enumerate(fed) if n > runner.PREFILL_SPLIT]):
-        if group:
-            sub = [rows[i] for i in group]
-            tensors = _layout(sub)
-            logits, _, hidden_all = runner.forward_explicit_states([r.request_id for r in sub], *tensors)
-            for j, i in enumerate(group):
-                out[i] = logits[j]
-                hidden[i] = hidden_all[j, : fed[i] + len(rows[i].nodes)]
+    for group in feed_groups(fed, runner.PREFILL_SPLIT):
+        sub = [rows[i] for i in group]
+        tensors = _layout(sub)
+        logits, _, hidden_all = runner.forward_explicit_states([r.request_id for r in sub], *tensors)
+        for j, i in enumerate(group):
+            out[i] = logits[j]
+            hidden[i] = hidden_all[j, : fed[i] + len(rows[i].nodes)]
     if states is not None:
         states.extend(hidden)  # type: ignore[arg-type]
     return out  # type: ignore[return-value]

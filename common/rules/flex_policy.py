@@ -589,7 +589,8 @@ class FlexPolicy:
     def _decide(self, groups: tuple[Sequence[str], Sequence[str]], overlap: bool) -> Decision:
         self.num_decisions += 1
         n = len(groups[0]) + len(groups[1])
-        self.decisions_at[batch_bucket(n)] = self.decisions_at.get(batch_bucket(n), 0) + 1
+        bucket = batch_bucket(n)
+        self.decisions_at[bucket] = self.decisions_at.get(bucket, 0) + 1
         eligible = [m for m in FLEX_MODES if m != "psd" or (overlap and groups[0] and groups[1])]
         s = self.settings
         if s.schedule:
@@ -753,7 +754,8 @@ class FlexPolicy:
         one step at AR's real speed, so its prediction need not be close; a draft mode's also
         costs the drafter's catch-up on AR's tokens and is run twice (a 32-row catch-up took
         179 ms, a draft 35), and with a gap of 0.5 SD and PSD were probed on 13-34% and 1-7%
-        of the steps at 32 in flight, at 0.78-0.82x AR."""
+        of the steps at 32 in flight, at 0.78-0.82x AR (ratios at equal requests in flight
+        and cores)."""
         if not self.settings.warmup or self.current is None:
             return None
         again, self._probe_again = self._probe_again, None
