@@ -45,15 +45,17 @@ def _contexts(trials: list[dict[str, Any]]) -> dict[tuple[str, int, int], int]:
 
 
 def analyse(results: dict[str, Any], calibration: list[dict[str, Any]]) -> dict[str, Any] | None:
-    """Fill ``predicted`` of every AR/SD/PSD row; return the ``cost_model`` section."""
-    if not calibration:
-        return None
+    """Fill ``predicted`` of every AR/SD/PSD row; return the ``cost_model`` section. Without
+    a calibration (``--no-calibrate``) the section holds the in-scheduler predictions only
+    (``prediction``, fitted to the run's own decode steps), and ``fits`` is absent."""
     cfg = results["config"]
     overhead = _overhead(results["trials"])
-    models = prediction.calibration_fits(calibration, overhead)
     threads = {"ar": cfg["sequential_threads"], "sd": cfg["sequential_threads"], "psd": cfg["lane_threads"]}
-    if any(t not in models for t in threads.values()):
-        return None
+    models = prediction.calibration_fits(calibration, overhead)
+    if not calibration or any(t not in models for t in threads.values()):
+        table = prediction.prediction_table(results["trials"], [], threads, overhead)
+        return {"calibration": [], "threads": threads, "overhead": overhead, "prediction": table,
+                "repeatability": None} if table else None
     alphas = []
     contexts = _contexts([t for t in results["trials"] if t["kind"] == "scheduler"])
     for row in results["results"]:

@@ -25,7 +25,14 @@ the model is judged on time alone. Two models are applied:
   configuration out, so a row's own timings never predict it). Per-step overheads
   ``c_seq`` and ``c`` are the medians over those steps. This is the figure the issue's
   bar (within 10%) is checked on: it measures whether the model's form carries from one
-  configuration to another under the real scheduler, contention included.
+  configuration to another under the real scheduler, contention included;
+- ``in_repetition``: the same, fitted only to the other configurations' trials of the
+  trial's own repetition. Repetitions interleave every configuration, so these steps ran
+  within minutes of the trial, where the whole run's spread over a quarter of an hour in
+  which the host's speed drifts by 10-24% (docs/flex.md): a trial timed in a slow spell
+  is predicted from steps timed in the same spell, as the flex bar pairs repetitions.
+
+The two in-scheduler fits need no calibration: every bench run has them.
 
 Rows are medians over repetitions; prefill steps are left out as in ``decode tok/s``.
 """
@@ -40,7 +47,7 @@ from typing import Any
 from ..rules.cost_model import CostModel
 
 TOLERANCE = 0.10  # the issue's bar: within 10% at every measured point
-MODELS = ("calibration", "in_scheduler")  # the two fits, as keys of every table entry
+MODELS = ("calibration", "in_scheduler", "in_repetition")  # the fits, as keys of every table entry
 
 
 @dataclass(frozen=True)
@@ -205,9 +212,9 @@ def _key(trial: dict[str, Any]) -> tuple[str, int, int]:
 def prediction_table(trials: list[dict[str, Any]], calibration: Iterable[dict[str, Any]],
                      threads: dict[str, int], overhead: float = 0.0) -> list[dict[str, Any]]:
     """One entry per (mode, b, k) of the scheduler trials: measured decode tokens/s and the
-    two predictions (medians over repetitions), their ratios and whether each is within
-    ``TOLERANCE``. ``threads``: intra-op threads of sequential steps (``sd``) and per PSD
-    lane (``psd``)."""
+    predictions of ``MODELS`` (medians over repetitions), their ratios and whether each is
+    within ``TOLERANCE``. ``threads``: intra-op threads of sequential steps (``sd``) and per
+    PSD lane (``psd``). Without calibration points its prediction is None."""
     runs = [t for t in trials if t["kind"] == "scheduler" and t.get("steps")]
     steps = {id(t): list(decode_steps(t, threads)) for t in runs}
     groups: dict[tuple[str, int, int], list[dict[str, Any]]] = {}
@@ -215,16 +222,28 @@ def prediction_table(trials: list[dict[str, Any]], calibration: Iterable[dict[st
         if steps[id(t)]:
             groups.setdefault(_key(t), []).append(t)
     calibrated = calibration_rounds(calibration, overhead)
+
+    fitted: dict[tuple[tuple[str, int, int], int | None], StepModel] = {}
+
+    def fit(name: str, key: tuple[str, int, int], trial: dict[str, Any]) -> StepModel:
+        """The model ``name`` applies to ``trial`` of configuration ``key``."""
+        rep = trial.get("rep", 0)
+        if name == "calibration":
+            return calibrated(rep)
+        scope = rep if name == "in_repetition" else None  # None: every repetition
+        if (key, scope) not in fitted:
+            fitted[key, scope] = fit_steps(s for t in runs if _key(t) != key
+                                           and (scope is None or t.get("rep", 0) == scope) for s in steps[id(t)])
+        return fitted[key, scope]
+
     out = []
     for key, members in groups.items():
-        left_out = fit_steps(s for t in runs if _key(t) != key for s in steps[id(t)])
         entry: dict[str, Any] = {"mode": key[0], "batch_size": key[1], "k": key[2],
                                  "concurrency": members[0]["concurrency"]}
         measured = [sum(s.emitted for s in steps[id(t)]) / sum(s.duration for s in steps[id(t)]) for t in members]
         entry["measured_decode"] = statistics.median(measured)
         for name in MODELS:
-            rates = [predicted_decode_rate(calibrated(t.get("rep", 0)) if name == "calibration" else left_out,
-                                           steps[id(t)]) for t in members]
+            rates = [predicted_decode_rate(fit(name, key, t), steps[id(t)]) for t in members]
             pred = statistics.median(rates) if all(r is not None for r in rates) else None
             ratio = pred / entry["measured_decode"] if pred is not None else None
             entry[name] = {"predicted": pred, "ratio": ratio,
@@ -238,13 +257,19 @@ def lines(table: list[dict[str, Any]], per_repetition: bool = False,
           spread: dict[str, Any] | None = None) -> list[str]:
     """The table as report lines; ``per_repetition``: the calibration was taken again before
     each repetition (the default; not with ``--no-recalibrate``); ``spread``: the
-    calibration's ``repeatability``."""
+    calibration's ``repeatability``. Without a calibration (``--no-calibrate``) its column
+    is left out."""
     if not table:
         return []
+    # files from before a fit lack its key; a run without calibration has no calibration fit
+    names = [n for n in MODELS if all(n in e for e in table)
+             and (n != "calibration" or any(e[n]["predicted"] is not None for e in table))]
     which = "the calibration's decode steps" + (", the one taken before the trial's repetition" if per_repetition else "")
+    fitted = {"calibration": f"'calibration': fitted to {which}",
+              "in_scheduler": "'in-scheduler': fitted to the other configurations' decode steps",
+              "in_repetition": "'in-repetition': the same, of the trial's own repetition"}
     out = ["", f"Predicted against measured decode tok/s, each trial's own decode steps replayed (bar: within "
-               f"{TOLERANCE:.0%}; 'calibration': fitted to {which}; 'in-scheduler': fitted to the "
-               f"other configurations' decode steps):"]
+               f"{TOLERANCE:.0%}; {'; '.join(fitted[n] for n in names)}):"]
 
     def cell(e: dict[str, Any], name: str) -> str:
         p = e[name]
@@ -253,10 +278,10 @@ def lines(table: list[dict[str, Any]], per_repetition: bool = False,
         return f"{p['predicted']:.1f} ({p['ratio']:.2f}{'' if p['within_tolerance'] else ', outside'})"
 
     for e in table:
+        cells = "; ".join(f"{n.replace('_', '-')} {cell(e, n)}" for n in names)
         out.append(f"  {e['mode']:>4} b={e['batch_size']:<2} k={e['k']} conc={e['concurrency']:<2}: measured "
-                   f"{e['measured_decode']:.1f}; calibration {cell(e, 'calibration')}; "
-                   f"in-scheduler {cell(e, 'in_scheduler')}")
-    for name in MODELS:
+                   f"{e['measured_decode']:.1f}; {cells}")
+    for name in names:
         within = sum(e[name]["within_tolerance"] for e in table)
         out.append(f"  within {TOLERANCE:.0%}, {name.replace('_', '-')}: {within} of {len(table)}")
     if spread:

@@ -210,7 +210,8 @@ def render(results: dict[str, Any]) -> str:
     out += occupancy.lines(results["trials"])
     if results["cost_model"]:
         cm = results["cost_model"]
-        out += _cost_lines(cm) + _step_table(results["results"])
+        if "fits" in cm:  # a calibration was taken (not with --no-calibrate)
+            out += _cost_lines(cm) + _step_table(results["results"])
         replayed = cm.get("prediction")
         if replayed is None:  # files from before the per-trial replay
             replayed = prediction.prediction_table(results["trials"], cm["calibration"], cm["threads"], cm["overhead"])

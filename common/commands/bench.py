@@ -58,7 +58,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--no-cooperative", dest="cooperative", action="store_false", default=None,
                    help="skip the cooperative-verification micro-measurement")
     p.add_argument("--no-calibrate", dest="calibrate", action="store_false", default=None,
-                   help="skip timing T_draft/T_verify (no predictions)")
+                   help="skip timing T_draft/T_verify (no steady-state predictions; the model fitted to the run's own "
+                        "decode steps is still judged)")
     p.add_argument("--no-recalibrate", dest="recalibrate", action="store_false", default=None,
                    help="calibrate once, before the first repetition, instead of before every repetition (each "
                         "trial is otherwise predicted from the calibration just before it)")

@@ -612,6 +612,11 @@ def test_bench_by_requests_in_flight_compares_equal_load_end_to_end(tmp_path):
     assert all(t["threads_total"] == 2 for t in results["trials"])  # AR/SD: 2 threads; PSD: 2 lanes x 1
     assert any(n.startswith("psd skipped at 1 in flight") for n in results["notes"])
     assert "PSD/SD at 2 in flight, k=2 (PSD b=1, SD b=2), 2 threads each" in render(results)
+    # No calibration: the cost model is still judged, fitted to the run's own decode steps.
+    cm = results["cost_model"]
+    assert "fits" not in cm and {(e["mode"], e["batch_size"]) for e in cm["prediction"]} == {
+        ("ar", 1), ("sd", 1), ("ar", 2), ("sd", 2), ("psd", 1)}
+    assert "within 10%, in-repetition: " in render(results) and "Cost model (docs/theory.md)" not in render(results)
     assert load(tmp_path / "results.json")["ratios"] == json.loads(json.dumps(results["ratios"]))
 
 

@@ -126,6 +126,25 @@ def test_a_rows_own_timings_never_predict_it():
     assert all(table[("psd", b)]["in_scheduler"]["ratio"] == pytest.approx(1.0, abs=1e-6) for b in (1, 2, 4, 8, 16))
 
 
+def test_each_trial_is_predicted_from_its_own_repetition_in_repetition():
+    """The host runs 1.6x slower through the third of three repetitions, every configuration
+    alike: a fit to the whole run's steps blends the speeds and misses every row (by the median
+    over repetitions, the fast ones); fitted to the other configurations of the trial's own
+    repetition, each trial is predicted at the speed of its spell, exactly."""
+    trials = [_trial(m, b, 2, slow=1.6 if r == 2 else 1.0, rep=r) for m in ("ar", "sd", "psd")
+              for b in (1, 2, 4, 8, 16) for r in range(3)]
+    table = prediction_table(trials, [], THREADS)
+    assert all(e["in_repetition"]["ratio"] == pytest.approx(1.0, abs=1e-6) for e in table)
+    assert not any(e["in_scheduler"]["within_tolerance"] for e in table)
+    assert all(e["calibration"]["predicted"] is None for e in table)
+    text = "\n".join(lines(table))
+    assert "within 10%, in-repetition: 15 of 15" in text and "within 10%, in-scheduler: 0 of 15" in text
+    assert "calibration" not in text  # none taken: no column for it
+    for e in table:  # results files from before the in-repetition fit
+        del e["in_repetition"]
+    assert "in-repetition" not in "\n".join(lines(table))
+
+
 def test_prediction_follows_the_trials_occupancy():
     """The draining tail verifies fewer requests: the replay predicts those steps at their own
     batch size, so a trial with a tail and one without are both predicted exactly."""
