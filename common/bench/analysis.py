@@ -22,7 +22,8 @@ from . import prediction
 SEARCH_KS = (1, 2, 3, 4, 5, 6, 7, 8)
 
 
-def _overhead(trials: list[dict[str, Any]]) -> float:
+def psd_overhead(trials: list[dict[str, Any]]) -> float:
+    """PSD's per-step c: the median over PSD trials of step time - max(draft, verify lane)."""
     values = [t["overhead_per_step"] for t in trials if t["mode"] == "psd" and t["overhead_per_step"] is not None]
     return max(0.0, statistics.median(values)) if values else 0.0
 
@@ -49,7 +50,7 @@ def analyse(results: dict[str, Any], calibration: list[dict[str, Any]]) -> dict[
     a calibration (``--no-calibrate``) the section holds the in-scheduler predictions only
     (``prediction``, fitted to the run's own decode steps), and ``fits`` is absent."""
     cfg = results["config"]
-    overhead = _overhead(results["trials"])
+    overhead = psd_overhead(results["trials"])
     threads = {"ar": cfg["sequential_threads"], "sd": cfg["sequential_threads"], "psd": cfg["lane_threads"]}
     models = prediction.calibration_fits(calibration, overhead)
     if not calibration or any(t not in models for t in threads.values()):

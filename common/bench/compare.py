@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from ..types import InvalidInputError
-from . import oracle, schema
+from . import analysis, oracle, prediction, schema
 from .report import table
 
 
@@ -88,3 +88,39 @@ def flex_bar_lines(runs: Sequence[tuple[str, dict[str, Any]]]) -> list[str]:
                  + (f"; an oracle flex would meet all {len(summaries)} with probability {chance:.3f}"
                     if chance is not None else ""))
     return lines
+
+
+def cost_model_lines(runs: Sequence[tuple[str, dict[str, Any]]]) -> list[str]:
+    """The cost-model bar across runs (within 10% at every measured point): each run's
+    configurations predicted trial by trial by every fit of ``prediction.MODELS``, refitted
+    from the file's own trials and calibration (so files written before a fit are judged by
+    it too); a fit without predictions in a run (no calibration) is left out of its line."""
+    tallies: list[tuple[int, dict[str, tuple[int, int, float]]]] = []
+    for i, (_, res) in enumerate(runs):
+        cfg = res["config"]
+        if "sequential_threads" not in cfg or "lane_threads" not in cfg:
+            continue
+        threads = {"ar": cfg["sequential_threads"], "sd": cfg["sequential_threads"], "psd": cfg["lane_threads"]}
+        calibration = (res.get("cost_model") or {}).get("calibration", [])
+        entries = prediction.prediction_table(res["trials"], calibration, threads, analysis.psd_overhead(res["trials"]))
+        fits = {}
+        for name in prediction.MODELS:
+            ratios = [e[name]["ratio"] for e in entries]
+            if entries and any(r is not None for r in ratios):
+                worst = max((r for r in ratios if r is not None), key=lambda r: abs(r - 1.0))
+                fits[name] = (sum(e[name]["within_tolerance"] for e in entries), len(entries), worst)
+        if fits:
+            tallies.append((i, fits))
+    if not tallies:
+        return []
+    out = ["", f"Cost model against measured decode tok/s (bar: within {prediction.TOLERANCE:.0%} at every point; "
+               "refitted from each file's trials):"]
+    for i, fits in tallies:
+        out.append(f"  [{i + 1}] " + "; ".join(f"{n.replace('_', '-')} {w} of {m} (worst {r:.2f}x)"
+                                               for n, (w, m, r) in fits.items()))
+    for name in prediction.MODELS:
+        judged = [fits[name] for _, fits in tallies if name in fits]
+        if judged:
+            met = sum(w == m for w, m, _ in judged)
+            out.append(f"  {name.replace('_', '-')}: every point within {prediction.TOLERANCE:.0%} in {met} of {len(judged)} runs")
+    return out

@@ -15,12 +15,12 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..bench.compare import compare_table, flex_bar_lines, load_runs
+    from ..bench.compare import compare_table, cost_model_lines, flex_bar_lines, load_runs
     from ..bench.plots import compare_plot
 
     runs = load_runs(args.results)
     print(compare_table(runs))
-    bar = flex_bar_lines(runs)
+    bar = flex_bar_lines(runs) + cost_model_lines(runs)
     if bar:
         print("\n".join(bar))
     if not args.no_plot:

@@ -231,3 +231,21 @@ def test_steps_are_predicted_at_their_context():
     for c in ("verify_context", "draft_context"):
         del trials[0]["steps"][c]
     assert {s.verify_context for s in decode_steps(trials[0], THREADS)} == {0}
+
+
+def test_compare_judges_the_cost_model_run_by_run():
+    """``minedraft compare`` refits every file's trials: a run that follows the law is within
+    10% everywhere, one with a configuration 1.5x slower misses that one point by every fit
+    (the calibration and the other configurations both follow the law), and the bar
+    across runs counts the runs met; a fit a run has no data for (no calibration) is left out."""
+    from minedraft.bench.compare import cost_model_lines
+
+    config = {"sequential_threads": THREADS["sd"], "lane_threads": THREADS["psd"]}
+    exact = {"config": config, "trials": _trials(), "cost_model": None}
+    slow = {"config": config, "trials": _trials(("sd", 4)), "cost_model": {"calibration": _calibration()}}
+    text = "\n".join(cost_model_lines([("a", exact), ("b", slow), ("c", {"config": {}, "trials": []})]))
+    assert "[1] in-scheduler 15 of 15 (worst 1.00x); in-repetition 15 of 15" in text
+    assert "[2] calibration 14 of 15" in text and "in-scheduler 14 of 15 (worst 1.50x)" in text
+    assert "[3]" not in text  # no threads recorded: nothing to refit
+    assert "in-scheduler: every point within 10% in 1 of 2 runs" in text
+    assert "calibration: every point within 10% in 0 of 1 runs" in text
