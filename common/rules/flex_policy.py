@@ -63,8 +63,9 @@ tokens committed while it was idle are left out by the scheduler: that is the pr
 switch, paid once, not the mode's rate, and so is the first of a run of steps over
 ``STALL`` x their predicted seconds (a stall of the host, ``stalled``). A correction is
 trusted only while it is fresh: a mode not run for ``explore_every`` decisions is probed
-if its uncorrected prediction is competitive, so one bad spell cannot lock a mode out for
-good.
+if its uncorrected prediction is competitive, and the probe's step starts the mode's
+statistics at that bucket afresh (correction, step-time noise, measured rate), so one bad
+spell cannot lock a mode out for good.
 
 **Hysteresis.** The policy keeps a current (mode, k) and switches to the predicted best
 only after ``patience`` consecutive decisions in which some candidate beats the current
@@ -288,6 +289,7 @@ class FlexPolicy:
         # Measured tokens and seconds per (mode, bucket): decayed sums of clean steps, and the
         # decision count at the last one.
         self._rates: dict[tuple[str, int], tuple[float, float, int]] = {}
+        self._updated_at: dict[tuple[str, int], int] = {}  # decision count at each key's last step
         self._check: SwitchCheck | None = None  # the last switch between modes, until judged
         self._barred: tuple[str, int] | None = None  # (mode, bucket) a reverted switch went to
         self._capped_out: str | None = None  # the draft mode left for AR when its every cap fell to 0
@@ -374,6 +376,7 @@ class FlexPolicy:
         the forwards). Tokens over seconds is the mode's measured rate, against which a
         switch is judged (``SwitchCheck``)."""
         w, key = self.settings.realized_weight, (decision.mode, batch_bucket(decision.running))
+        self._restart_if_stale(key)
         if tokens is not None and seconds > 0:
             self._observe_rate(decision, key, tokens, seconds)
         if not (decision.expected_seconds and seconds > 0 and w > 0):
@@ -387,6 +390,22 @@ class FlexPolicy:
         self._log_ratio[key] = (m1 + w * (r - m1), m2 + w * (r * r - m2))
         # The first step weighs 1; each later one w, the older ones shrinking by 1 - w.
         self._weight_sq[key] = (1 - w) ** 2 * self._weight_sq[key] + w * w if key in self._weight_sq else 1.0
+
+    def _restart_if_stale(self, key: tuple[str, int]) -> None:
+        """A (mode, bucket) whose statistics were last updated ``explore_every`` decisions ago
+        or more starts afresh: its next step weighs as its first. Decayed per step, a stale
+        correction outlived the spell that set it. After a minute in which another process
+        shared the two cores, AR's correction at 4 requests was left at about 0.35 (its steps
+        had run 2.5-3x over their prediction); its probes, one step in 64 decisions, each
+        moved it by a fifth of the way, so AR was priced at 18-25 tok/s where it ran at about
+        70, and flex ran PSD on 138 of 182 steps of the next trial at 4 in flight, at about
+        half of SD's rate (equal requests in flight and cores)."""
+        last = self._updated_at.get(key)
+        if last is not None and self.num_decisions - last >= self.settings.explore_every:
+            for stats in (self._predicted_seconds, self._measured_seconds, self.realized, self._log_ratio,
+                          self._weight_sq, self._rates):
+                stats.pop(key, None)
+        self._updated_at[key] = self.num_decisions
 
     def _observe_rate(self, decision: Decision, key: tuple[str, int], tokens: int, seconds: float) -> None:
         t, sec, _ = self._rates.get(key, (tokens, seconds, 0))
