@@ -64,8 +64,8 @@ switch, paid once, not the mode's rate, and so is the first of a run of steps ov
 ``STALL`` x their predicted seconds (a stall of the host, ``stalled``). A correction is
 trusted only while it is fresh: a mode not run for ``explore_every`` decisions is probed
 if its uncorrected prediction is competitive, and the probe's step starts the mode's
-statistics at that bucket afresh (correction, step-time noise, measured rate), so one bad
-spell cannot lock a mode out for good.
+statistics at that bucket afresh (the correction from none), so one bad spell cannot lock
+a mode out for good.
 
 **Hysteresis.** The policy keeps a current (mode, k) and switches to the predicted best
 only after ``patience`` consecutive decisions in which some candidate beats the current
@@ -376,7 +376,7 @@ class FlexPolicy:
         the forwards). Tokens over seconds is the mode's measured rate, against which a
         switch is judged (``SwitchCheck``)."""
         w, key = self.settings.realized_weight, (decision.mode, batch_bucket(decision.running))
-        self._restart_if_stale(key)
+        self._restart_if_stale(key, decision.expected_seconds)
         if tokens is not None and seconds > 0:
             self._observe_rate(decision, key, tokens, seconds)
         if not (decision.expected_seconds and seconds > 0 and w > 0):
@@ -391,21 +391,30 @@ class FlexPolicy:
         # The first step weighs 1; each later one w, the older ones shrinking by 1 - w.
         self._weight_sq[key] = (1 - w) ** 2 * self._weight_sq[key] + w * w if key in self._weight_sq else 1.0
 
-    def _restart_if_stale(self, key: tuple[str, int]) -> None:
+    def _restart_if_stale(self, key: tuple[str, int], expected_seconds: float | None) -> None:
         """A (mode, bucket) whose statistics were last updated ``explore_every`` decisions ago
-        or more starts afresh: its next step weighs as its first. Decayed per step, a stale
-        correction outlived the spell that set it. After a minute in which another process
-        shared the two cores, AR's correction at 4 requests was left at about 0.35 (its steps
-        had run 2.5-3x over their prediction); its probes, one step in 64 decisions, each
-        moved it by a fifth of the way, so AR was priced at 18-25 tok/s where it ran at about
-        70, and flex ran PSD on 138 of 182 steps of the next trial at 4 in flight, at about
-        half of SD's rate (equal requests in flight and cores)."""
+        or more starts them afresh: its correction from none (predicted = measured, the
+        step's ``expected_seconds`` as the prior step), learnt at the usual weight from this
+        step on, and its noise and measured rate from this step alone. Decayed per step, a
+        stale correction outlived the spell that set it. After a minute in which another
+        process shared the two cores, AR's correction at 4 requests was left at about 0.35
+        (its steps had run 2.5-3x over their prediction); its probes, one step in 64
+        decisions, each moved it a fifth of the way, so AR was priced at 18-25 tok/s where
+        it ran at about 70, and flex ran PSD on 138 of 182 steps of the next trial at 4 in
+        flight, at about half of SD's rate (equal requests in flight and cores). The restart
+        is from no correction rather than from the probe's step alone: a single step (the
+        first after a switch of shapes runs slow) set AR's correction to 0.68 that way."""
         last = self._updated_at.get(key)
-        if last is not None and self.num_decisions - last >= self.settings.explore_every:
-            for stats in (self._predicted_seconds, self._measured_seconds, self.realized, self._log_ratio,
-                          self._weight_sq, self._rates):
-                stats.pop(key, None)
         self._updated_at[key] = self.num_decisions
+        if last is None or self.num_decisions - last < self.settings.explore_every:
+            return
+        for stats in (self.realized, self._log_ratio, self._weight_sq, self._rates):
+            stats.pop(key, None)
+        if expected_seconds:
+            self._predicted_seconds[key] = self._measured_seconds[key] = expected_seconds
+        else:
+            self._predicted_seconds.pop(key, None)
+            self._measured_seconds.pop(key, None)
 
     def _observe_rate(self, decision: Decision, key: tuple[str, int], tokens: int, seconds: float) -> None:
         t, sec, _ = self._rates.get(key, (tokens, seconds, 0))

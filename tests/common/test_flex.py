@@ -608,10 +608,11 @@ def test_a_stale_correction_does_not_lock_a_mode_out():
 
 def test_a_probe_of_a_stale_mode_starts_its_statistics_afresh():
     """SD's steps run 3x over their prediction for a spell and flex moves to AR. Once SD has
-    not run for ``explore_every`` decisions it is probed; the probe's step runs as predicted
-    and restarts SD's correction at that bucket (weighing as its first step), so SD is priced
-    as measured now and taken back at once. Within ``explore_every`` the statistics decay
-    step by step: one slow step among fresh ones moves the correction by ``realized_weight``."""
+    not run for ``explore_every`` decisions it is probed, and its statistics at that bucket
+    start afresh: the correction from none, the probe's step (1.5x over its prediction)
+    moving it by ``realized_weight`` (to 1 / 1.1; decayed on from the spell's 0.4 it would
+    stay under 0.5, and from the probe's step alone it would be 1 / 1.5), the measured rate
+    from the probe alone. SD, predicted well ahead at this acceptance, is taken back."""
     groups = split(2)
     policy = measured_policy(0.99, explore_every=8, warmup=True)
     policy.runs.update({m: len(plan) for m, plan in policy.warmup_plan.items()})  # warm-up done
@@ -624,16 +625,17 @@ def test_a_probe_of_a_stale_mode_starts_its_statistics_afresh():
     while "sd" not in modes:
         d = policy.decide(groups, overlap=False)
         modes.append(d.mode)
-        policy.observe_realized(d, seconds=d.expected_seconds, tokens=2)
+        policy.observe_realized(d, seconds=(1.5 if d.mode == "sd" else 1) * d.expected_seconds, tokens=2)
         policy.note_step(d.mode, 2)
-    assert d.reason == "explore" and policy.realized_ratio("sd", 2) == pytest.approx(1.0)
-    assert policy.measured_rate("sd", 2) == pytest.approx(2 / d.expected_seconds)
+    assert d.reason == "explore" and policy.realized_ratio("sd", 2) == pytest.approx(1 / 1.1)
+    assert policy.measured_rate("sd", 2) == pytest.approx(2 / (1.5 * d.expected_seconds))
     assert [policy.decide(groups, overlap=False).mode for _ in range(2)][-1] == "sd"
-    # Fresh: a step at twice its prediction moves the correction part of the way (restarted,
-    # it would be 0.5), by ``realized_weight`` of the decayed sums.
+    # Fresh: the statistics decay step by step; a step at twice its prediction moves the
+    # correction part of the way.
+    before = policy.realized_ratio("sd", 2)
     d = policy.decide(groups, overlap=False)
     policy.observe_realized(d, seconds=2 * d.expected_seconds)
-    assert d.mode == "sd" and 0.55 < policy.realized_ratio("sd", 2) < 0.95
+    assert d.mode == "sd" and 0.6 * before < policy.realized_ratio("sd", 2) < 0.95 * before
 
 
 def test_schedule_overrides_and_falls_back_without_two_sub_batches():
