@@ -45,13 +45,19 @@ def _contexts(trials: list[dict[str, Any]]) -> dict[tuple[str, int, int], int]:
     return {key: round(statistics.median(v)) for key, v in per.items()}
 
 
+def step_threads(cfg: dict[str, Any]) -> dict[str, int]:
+    """Intra-op threads of each mode's steps in a run's ``config``: AR and SD inline with
+    ``sequential_threads``, PSD per lane with ``lane_threads``."""
+    return {"ar": cfg["sequential_threads"], "sd": cfg["sequential_threads"], "psd": cfg["lane_threads"]}
+
+
 def analyse(results: dict[str, Any], calibration: list[dict[str, Any]]) -> dict[str, Any] | None:
     """Fill ``predicted`` of every AR/SD/PSD row; return the ``cost_model`` section. Without
     a calibration (``--no-calibrate``) the section holds the in-scheduler predictions only
     (``prediction``, fitted to the run's own decode steps), and ``fits`` is absent."""
     cfg = results["config"]
     overhead = psd_overhead(results["trials"])
-    threads = {"ar": cfg["sequential_threads"], "sd": cfg["sequential_threads"], "psd": cfg["lane_threads"]}
+    threads = step_threads(cfg)
     models = prediction.calibration_fits(calibration, overhead)
     if not calibration or any(t not in models for t in threads.values()):
         table = prediction.prediction_table(results["trials"], [], threads, overhead)

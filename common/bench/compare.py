@@ -100,7 +100,7 @@ def cost_model_lines(runs: Sequence[tuple[str, dict[str, Any]]]) -> list[str]:
         cfg = res["config"]
         if "sequential_threads" not in cfg or "lane_threads" not in cfg:
             continue
-        threads = {"ar": cfg["sequential_threads"], "sd": cfg["sequential_threads"], "psd": cfg["lane_threads"]}
+        threads = analysis.step_threads(cfg)
         calibration = (res.get("cost_model") or {}).get("calibration", [])
         entries = prediction.prediction_table(res["trials"], calibration, threads, analysis.psd_overhead(res["trials"]))
         fits = {}

@@ -81,27 +81,26 @@ def paired(points: list[dict[str, Any]], trials: list[dict[str, Any]]) -> dict[s
     """The bar on paired ratios (module docstring): per point the median over repetitions of
     flex's tokens/s over the best fixed mode's in the same repetition. None unless every
     point has two or more repetitions holding both trials."""
+    by_config = _fixed(trials, {e["k"] for e in points}, (*FIXED_MODES, "flex"))
+
+    def by_rep(mode: str, batch: int, ks: tuple[int, ...], concurrency: int) -> dict[int, float]:
+        """Log tokens/s per repetition of one configuration (AR's k is 0)."""
+        return {rep: y for k in ks for rep, y in by_config.get((mode, batch, k, concurrency), [])}
+
     ratios = []
     for e in points:
         best = e["same_concurrency"]
         if "best_mode" not in best:
             return None
-        flex = _by_rep(trials, "flex", e["batch_size"], (e["k"],), e["concurrency"])
-        rival = _by_rep(trials, best["best_mode"], best["best_batch_size"], (0, e["k"]), e["concurrency"])
-        pairs = [flex[rep] / rival[rep] for rep in flex.keys() & rival.keys() if rival[rep] > 0]
+        flex = by_rep("flex", e["batch_size"], (e["k"],), e["concurrency"])
+        rival = by_rep(best["best_mode"], best["best_batch_size"], (0, e["k"]), e["concurrency"])
+        pairs = [math.exp(flex[rep] - rival[rep]) for rep in flex.keys() & rival.keys()]
         if len(pairs) < 2:
             return None
         ratios.append(float(np.median(pairs)))
     mean = sum(ratios) / len(ratios)
     return {"ratios": ratios, "under_bar": sum(r < FLEX_BAR for r in ratios), "mean_ratio": mean,
             "every_point_met": all(r >= FLEX_BAR for r in ratios), "mean_met": mean >= MEAN_BAR}
-
-
-def _by_rep(trials: list[dict[str, Any]], mode: str, batch: int, ks: tuple[int, ...], concurrency: int) -> dict[int, float]:
-    """Tokens/s per repetition of one configuration's trials."""
-    return {t.get("rep", 0): t["tokens_per_second"] for t in trials
-            if t.get("kind") in ("scheduler", "reference") and t["mode"] == mode and t["batch_size"] == batch
-            and t["k"] in ks and t["concurrency"] == concurrency}
 
 
 def stored_summary(results: dict[str, Any]) -> dict[str, Any] | None:

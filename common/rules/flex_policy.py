@@ -286,9 +286,8 @@ class FlexPolicy:
         self._log_ratio: dict[tuple[str, int], tuple[float, float]] = {}
         self._weight_sq: dict[tuple[str, int], float] = {}
         self._schedule_pos = 0
-        # Measured tokens and seconds per (mode, bucket): decayed sums of clean steps, and the
-        # decision count at the last one.
-        self._rates: dict[tuple[str, int], tuple[float, float, int]] = {}
+        # Measured tokens and seconds per (mode, bucket): decayed sums of clean steps.
+        self._rates: dict[tuple[str, int], tuple[float, float]] = {}
         self._updated_at: dict[tuple[str, int], int] = {}  # decision count at each key's last step
         self._check: SwitchCheck | None = None  # the last switch between modes, until judged
         self._barred: tuple[str, int] | None = None  # (mode, bucket) a reverted switch went to
@@ -417,8 +416,8 @@ class FlexPolicy:
             self._measured_seconds.pop(key, None)
 
     def _observe_rate(self, decision: Decision, key: tuple[str, int], tokens: int, seconds: float) -> None:
-        t, sec, _ = self._rates.get(key, (tokens, seconds, 0))
-        self._rates[key] = (t + RATE_WEIGHT * (tokens - t), sec + RATE_WEIGHT * (seconds - sec), self.num_decisions)
+        t, sec = self._rates.get(key, (tokens, seconds))
+        self._rates[key] = (t + RATE_WEIGHT * (tokens - t), sec + RATE_WEIGHT * (seconds - sec))
         check = self._check
         if check and decision.reason in ("hold", "switch") and self.current and decision.mode == self.current[0] \
                 and key[1] == check.bucket:
@@ -427,8 +426,9 @@ class FlexPolicy:
     def measured_rate(self, mode: str, num_running: int) -> float | None:
         """Measured tokens/s of ``mode``'s recent clean steps at this bucket, if it ran there
         within ``explore_every`` decisions."""
-        found = self._rates.get((mode, batch_bucket(num_running)))
-        if found is None or self.num_decisions - found[2] > self.settings.explore_every:
+        key = (mode, batch_bucket(num_running))
+        found = self._rates.get(key)
+        if found is None or self.num_decisions - self._updated_at[key] > self.settings.explore_every:
             return None
         return found[0] / found[1]
 
