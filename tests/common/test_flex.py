@@ -503,6 +503,31 @@ def test_a_draft_mode_priced_out_on_a_stale_cell_is_still_probed():
     assert all(d.mode == "ar" for i, d in enumerate(decisions) if i not in probes)
 
 
+def test_a_draft_mode_priced_just_under_ar_is_left_by_the_hysteresis_not_at_once():
+    """Nobody drafting makes a draft mode plain AR, taken at once, outside the hysteresis;
+    only when ahead by the margin, as the way back must be. A draft mode priced just under AR
+    is a mode choice like any other, made with margin and patience. Taken at once, a dip of
+    SD's price 1.5% under AR's at 8 in flight switched to AR, and SD, predicted 2-4% ahead
+    for the next 60 steps, never cleared the margin back."""
+    policy = FlexPolicy(2, FlexSettings(ks=(2,), warmup=False, prior_alpha=0.5, patience=3))
+    for _ in range(2):
+        policy.observe_verify("sequential", 4, 0.0, 0.055)  # AR: 4 tokens in 55 ms, 72.7 tok/s
+        policy.observe_verify("sequential", 4, 2.0, 0.060)
+        policy.observe_draft("sequential", 4, 2, 2 * 0.007)
+    groups = (["a", "b", "c", "d"], [])
+    d = policy.decide(groups, overlap=False)
+    assert d.mode == "sd" and set(d.caps.values()) == {2}  # 7 tokens in 74 ms: 94.6 tok/s
+    for _ in range(8):  # the verification drifts to 84 ms: SD at 71.3 tok/s, 2% under AR
+        policy.observe_verify("sequential", 4, 2.0, 0.0842)
+    decisions = [policy.decide(groups, overlap=False) for _ in range(5)]
+    assert all(d.predicted["ar"] > d.predicted["sd"] > d.predicted["ar"] / 1.05 for d in decisions)
+    assert all((d.mode, d.reason) == ("sd", "hold") for d in decisions)
+    for _ in range(8):  # 110 ms: SD at 56.3 tok/s, AR ahead by far more than the margin
+        policy.observe_verify("sequential", 4, 2.0, 0.110)
+    d = policy.decide(groups, overlap=False)
+    assert (d.mode, d.reason, d.predicted.get("sd")) == ("ar", "switch", None)  # at once
+
+
 def test_a_step_far_over_its_prediction_is_a_stall_unless_the_next_is_too():
     """Over ``STALL`` x the predicted seconds a step is a stall of the host; in a run of such
     steps of one mode only the first is: the rest are the mode's cost (a slower regime, or a
