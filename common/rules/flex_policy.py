@@ -538,9 +538,9 @@ class FlexPolicy:
         (its draft rows at the fit's slope, ``_t_draft_some``; the same for every request:
         costs depend on how many draft, not on which) and loses its ``E_i(k) - 1`` expected
         accepted tokens, each worth the step's seconds per token; it drafts iff the tokens
-        are worth more. Nobody drafts when that is
-        predicted faster still (the last drafters take the width with them): such a
-        candidate is plain AR, which competes as a mode of its own."""
+        are worth more. Nobody drafts when that is predicted faster still by more than the
+        margin (the last drafters take the width with them): such a candidate is plain AR,
+        which competes as a mode of its own."""
         batch = self._running(groups)
         return dict(zip(batch.ids, self._request_caps(mode, k, batch).tolist()))
 
