@@ -538,9 +538,10 @@ class FlexPolicy:
         (its draft rows at the fit's slope, ``_t_draft_some``; the same for every request:
         costs depend on how many draft, not on which) and loses its ``E_i(k) - 1`` expected
         accepted tokens, each worth the step's seconds per token; it drafts iff the tokens
-        are worth more. Nobody drafts when that is predicted faster still by more than the
-        margin (the last drafters take the width with them): such a candidate is plain AR,
-        which competes as a mode of its own."""
+        are worth more. Nobody drafts only when that is predicted faster than those drafting
+        (everyone, if each request fails alone) by more than the margin (the last drafters
+        take the width with them): such a candidate is plain AR, which competes as a mode of
+        its own."""
         batch = self._running(groups)
         return dict(zip(batch.ids, self._request_caps(mode, k, batch).tolist()))
 
@@ -559,12 +560,15 @@ class FlexPolicy:
         per_token = seconds / tokens
         caps = np.where((batch.fast_table[:, k] - 1.0) * per_token > saved, k, 0)  # [n]
         # Nobody drafting is plain AR, taken at once, outside the hysteresis: only when ahead by
-        # the margin, as the way back must be. Ahead by any amount, a dip of SD's price 1.5%
-        # under AR's at 8 in flight switched to AR at once, and SD, predicted 2-4% ahead again
-        # for the next 60 steps, never cleared the margin back.
+        # the margin, as the way back must be, whether the requests fail one by one or only
+        # together. Ahead by any amount, a dip of SD's price 1.5% under AR's at 8 in flight
+        # switched to AR at once, and SD, predicted 2-4% ahead again for the next 60 steps,
+        # never cleared the margin back; at 1 in flight three rejected drafts of the one
+        # request did the same for 25-60 steps where SD runs 1.25x AR.
+        drafting = caps if caps.any() else everyone  # [n]
         none = np.zeros(n, dtype=caps.dtype)  # [n]
-        ahead = _rate(self._step(mode, batch, none)) > _rate(self._step(mode, batch, caps)) * (1.0 + self.settings.margin)
-        return none if ahead else caps
+        ahead = _rate(self._step(mode, batch, none)) > _rate(self._step(mode, batch, drafting)) * (1.0 + self.settings.margin)
+        return none if ahead else drafting
 
     def t_verify(self, family: str, batch: int, width: float) -> float:
         """Seconds of one verification of ``batch`` requests whose longest draft is ``width``:

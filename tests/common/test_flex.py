@@ -843,29 +843,56 @@ def test_a_repeated_probe_is_not_repeated_again_whatever_it_caught_up():
 
 
 def test_a_draft_mode_capped_out_returns_as_soon_as_a_draft_pays_again():
-    """At 1 in flight a run of rejections takes the request's cap to 0: that step is AR at
-    once (caps act outside the hysteresis), and the way back is on the first decision that
-    predicts the draft mode ahead by the margin, not ``patience`` decisions later."""
+    """At 1 in flight a run of rejections takes the request's cap to 0: once nobody drafting
+    is ahead by the margin, that step is AR at once (caps act outside the hysteresis), and
+    the way back is on the first decision that predicts the draft mode ahead by the margin,
+    not ``patience`` decisions later."""
     cpu = table(0.015, 0.0005, 0.037, 0.0, 0.0005)  # verification mostly fixed, a slow draft
     policy = FlexPolicy(2, FlexSettings(ks=(2,), warmup=False, patience=3), overlapped=cpu, sequential=cpu)
     groups = (["r0"], [])
     for i in range(20):  # the draft pays: 4 in 5 drafts accepted
         policy.observe_requests([RequestObservation("r0", verified=2, accepted=0 if i % 5 == 4 else 2)])
         assert policy.decide(groups, overlap=False).mode == "sd"
-    for _ in range(20):  # a stretch the draft cannot follow: AR at once when the cap falls to 0
+    for _ in range(40):  # a stretch the draft cannot follow: AR at once when the cap falls to 0
         policy.observe_requests([RequestObservation("r0", verified=2, accepted=0)])
         d = policy.decide(groups, overlap=False)
         if d.mode == "ar":
             break
     assert (d.mode, d.reason, d.predicted.get("sd")) == ("ar", "switch", None)
-    modes = []
-    for _ in range(30):  # AR steps: the request's evidence fades towards the global rate
+    modes, draft = [], 0.0155
+    for _ in range(30):  # AR steps, while the draft gets cheaper by half a millisecond a step
         policy.observe_requests([RequestObservation("r0", verified=0, accepted=0)])
+        draft -= 0.0005
+        policy.observe_draft("sequential", 1, 2, 2 * draft)
         d = policy.decide(groups, overlap=False)
         ahead = d.predicted.get("sd", 0.0) > 1.05 * d.predicted["ar"]  # no "sd": nobody drafts
         modes.append((d.mode, ahead))
     back = next(i for i, (_, sd_ahead) in enumerate(modes) if sd_ahead)
-    assert modes[back][0] == "sd" and all(m == "ar" for m, _ in modes[:back])
+    assert back > 0 and modes[back][0] == "sd" and all(m == "ar" for m, _ in modes[:back])
+
+
+def test_one_request_s_rejections_leave_its_draft_mode_only_by_the_margin():
+    """With one request in flight its cap is the mode. Its fast estimate failing break-even
+    alone took SD to AR at once, even with SD priced ahead of AR (the price rests on the
+    steady estimate), and the way back needed the margin and the noise: AR held 25-60 steps
+    at 1 in flight where SD runs 1.25x AR. A cap that fails alone is nobody drafting, taken
+    at once only when ahead by the margin; within it the hysteresis holds the current mode."""
+    cpu = table(0.006, 0.0, 0.040, 0.0, 0.002)  # AR 42 ms a step, SD k=2 58 ms
+    policy = FlexPolicy(2, FlexSettings(ks=(2,), warmup=False, patience=3, prior_alpha=0.35),
+                        overlapped=cpu, sequential=cpu)
+    groups = (["r0"], [])
+    decisions = []
+    for accepted in (1, 0, 0, 1, 0, 2, 0, 0, 1, 0, 1, 0, 0, 1, 2, 0, 0, 1, 0, 0, 1, 0, 1, 0, 0, 0):
+        policy.observe_requests([RequestObservation("r0", verified=2, accepted=accepted)])
+        decisions.append(policy.decide(groups, overlap=False))
+    assert all((d.mode, d.reason) in {("sd", "hold"), ("sd", "switch")} for d in decisions)
+    assert decisions[-1].predicted["ar"] < decisions[-1].predicted["sd"] < 1.05 * decisions[-1].predicted["ar"]
+    for _ in range(12):  # the rejections go on: AR is soon ahead by the margin, and taken at once
+        policy.observe_requests([RequestObservation("r0", verified=2, accepted=0)])
+        d = policy.decide(groups, overlap=False)
+        if d.mode == "ar":
+            break
+    assert (d.mode, d.reason, d.predicted.get("sd")) == ("ar", "switch", None)
 
 
 def switched_to_sd(margin: float = 0.05) -> tuple[FlexPolicy, tuple[list[str], list[str]]]:
