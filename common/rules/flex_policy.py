@@ -40,7 +40,10 @@ of the present one (the fit would be an extrapolation) or not run for ``explore_
 decisions (costs drift); a probe whose drafter first had to catch up (so its draft was not
 timed) is run once more, and only once. AR, whose probe costs one step and no catch-up,
 is probed within ``ar_probe_gap`` (by default whatever its prediction), and also when not
-run for ``explore_every`` of the present batch-size bucket's decisions. A neighbouring
+run for ``explore_every`` of the present batch-size bucket's decisions. A draft mode's
+staleness probes at a bucket back off, each waiting twice as long as the last (up to
+``PROBE_BACKOFF`` x ``explore_every``), while each finds the last one's measurement still
+out of reach (``_back_off``). A neighbouring
 draft length of the current mode (the next candidate either side) within ``explore_gap``
 of the best is probed while its verification cell holds no more than its provisional
 first observation (``MeasuredCells.thin``).
@@ -78,8 +81,8 @@ predicted gain within that error is as likely that as a real one. A step's own s
 would be too wide a gate: at 1 in flight it held AR where SD was 1.3-1.5x faster. Within a
 mode the draft length moves one candidate at a time (among ``ks``, opt-in: by default
 k0 is the only length). Per-request caps act outside the
-hysteresis: when every cap of the current draft mode falls to 0 the step is AR at once,
-and the way back to that mode needs the margin and the noise but not the patience. A
+hysteresis: when every cap of the current draft mode falls to 0 (nobody drafting is
+ahead by the margin, ``request_caps``) the step is AR at once, and the way back to that mode needs the margin and the noise but not the patience. A
 draft mode whose every cap is 0 is no candidate but stays a probe, uncapped, so that a
 stale cell cannot keep it out at a batch size for good.
 
@@ -225,6 +228,7 @@ class SwitchCheck:
 
 RATE_WEIGHT = 0.2  # weight of a step in a mode's measured tokens/s (decayed sums)
 WARMUP_STEP_CAP = 32  # steps a mode's warm-up may take, untimed ones included
+PROBE_BACKOFF = 8  # a dominated draft mode's staleness probes come at most this many times rarer (``_back_off``)
 STALL = 3.0  # a clean step over this many times its predicted seconds is a stall of the host (``stalled``)
 
 
@@ -296,6 +300,9 @@ class FlexPolicy:
         self._probing: str | None = None  # the mode of the last probe, until its step is noted
         self._probe_again: str | None = None  # a probe whose draft caught up: run it once more
         self._repeating = False  # the probe under way is such a repeat, not run again whatever it caught up
+        # Decisions between staleness probes of a draft mode at a bucket (absent: explore_every),
+        # doubled while each probe finds the mode's last measurement still dominated (``_probe``).
+        self._probe_every: dict[tuple[str, int], int] = {}
         self._over: dict[str, bool] = {}  # whether each mode's last clean step took over STALL x its prediction
         # Costs and step predictions already computed in the decision under way (None outside
         # one): a decision prices every (mode, k) candidate, most of them several times.
@@ -805,15 +812,31 @@ class FlexPolicy:
             if mode == self.current[0]:
                 continue
             near = any(near_batch(b, n) for b in self.seen_batches[mode])
-            stale = self.num_decisions - 1 - self.last_run[mode] >= s.explore_every
+            every = s.explore_every if mode == "ar" else self._probe_every.get((mode, bucket), s.explore_every)
+            stale = self.num_decisions - 1 - self.last_run[mode] >= every
             if mode == "ar":
                 stale = stale or self.decisions_at[bucket] - 1 - self.last_run_at.get((mode, bucket), 0) \
                     >= s.explore_every
             score = uncorrected[mode] if stale else per_mode[mode]
             gap = s.ar_probe_gap if mode == "ar" else s.explore_gap
             if score >= (1.0 - gap) * top and (not near or stale):
+                if mode != "ar" and near:
+                    self._back_off(mode, bucket, dominated=per_mode[mode] < (1.0 - gap) * top)
                 return mode
         return None
+
+    def _back_off(self, mode: str, bucket: int, dominated: bool) -> None:
+        """A staleness probe of a draft mode re-measures a correction that has aged. When the
+        correction it re-measures (that of the last probe) still puts the mode out of reach,
+        the next probe at this bucket waits twice as long, up to ``PROBE_BACKOFF`` x
+        ``explore_every``; when it does not, the wait is ``explore_every`` again. At 32 in
+        flight SD's uncorrected price stays within ``explore_gap`` of AR (0.80-0.85x) while
+        its steps run at about 0.7x AR's rate; a probe and the repeat its drafter's catch-up
+        asks for, once every 64 decisions, took 4-11% of a flex trial's decode time at
+        0.4-0.85x AR's rate (equal requests in flight and cores)."""
+        every = self._probe_every.get((mode, bucket), self.settings.explore_every)
+        limit = PROBE_BACKOFF * self.settings.explore_every
+        self._probe_every[mode, bucket] = min(2 * every, limit) if dominated else self.settings.explore_every
 
     def _probe_length(self, scores: dict[tuple[str, int], float], n: int) -> tuple[str, int] | None:
         """A neighbouring draft length of the current mode (the next candidate either side,

@@ -11,7 +11,7 @@ import pytest
 from minedraft import InvalidInputError
 from minedraft.rules.acceptance import RequestObservation
 from minedraft.rules.cost_model import CostModel, expected_tokens
-from minedraft.rules.flex_policy import FAMILY, Decision, FlexPolicy, FlexSettings
+from minedraft.rules.flex_policy import FAMILY, PROBE_BACKOFF, Decision, FlexPolicy, FlexSettings
 from minedraft.schedulers.options import DraftOptions
 
 
@@ -629,6 +629,32 @@ def test_a_stale_correction_does_not_lock_a_mode_out():
     assert ("sd", "explore") in reasons
     penalised = policy.realized_ratio("sd", 2)
     assert penalised > 1 / 3  # the probe ran as predicted and moved the ratio back up
+
+
+def test_probes_of_a_mode_they_keep_finding_dominated_back_off():
+    """SD's uncorrected price stays within ``explore_gap`` of AR (0.98x), but its steps run at
+    2.5x their prediction: each staleness probe finds the last one's measurement still out of
+    reach, and the next waits twice as long, up to ``PROBE_BACKOFF`` x ``explore_every``.
+    Once a probe measures SD as predicted, the one after it comes ``explore_every`` later."""
+    groups = split(2)
+    policy = measured_policy(0.9, explore_every=8, warmup=True, ks=(3,), per_request_k=False)
+    policy.runs.update({m: len(plan) for m, plan in policy.warmup_plan.items()})  # warm-up done
+    probes, slow = [], 2.5
+    for i in range(400):
+        if i == 250:
+            slow = 1.0  # SD now runs as predicted
+        d = policy.decide(groups, overlap=False)
+        if d.mode == "sd":
+            probes.append(i)
+            assert d.reason == "explore" and d.predicted["sd"] < d.predicted["ar"]
+        policy.observe_realized(d, seconds=(slow if d.mode == "sd" else 1.0) * d.expected_seconds, tokens=2)
+        policy.note_step(d.mode, 2)
+    gaps = [b - a for a, b in zip(probes, probes[1:])]
+    limit = PROBE_BACKOFF * 8
+    assert gaps[:4] == [9, 17, 33, limit + 1]  # explore_every decisions since SD ran, then 2x, 4x, ...
+    assert all(g == limit + 1 for g in gaps[4:7]) and probes[5] < 250 < probes[6]
+    # The first probe after 250 still judges by the slow step before it; the next by its own.
+    assert gaps[7:] == [9] * len(gaps[7:]) and len(gaps[7:]) >= 5
 
 
 def test_a_probe_of_a_stale_mode_starts_its_statistics_afresh():
