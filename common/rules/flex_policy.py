@@ -80,11 +80,11 @@ slow steps raises the current mode's cells while the idle mode's stay as they we
 predicted gain within that error is as likely that as a real one. A step's own spread
 would be too wide a gate: at 1 in flight it held AR where SD was 1.3-1.5x faster. Within a
 mode the draft length moves one candidate at a time (among ``ks``, opt-in: by default
-k0 is the only length). Per-request caps act outside the
-hysteresis: when every cap of the current draft mode falls to 0 (nobody drafting is
-ahead by the margin, ``request_caps``) the step is AR at once, and the way back to that mode needs the margin and the noise but not the patience. A
-draft mode whose every cap is 0 is no candidate but stays a probe, uncapped, so that a
-stale cell cannot keep it out at a batch size for good.
+k0 is the only length). Per-request caps act outside the hysteresis: when every cap of
+the current draft mode falls to 0 (nobody drafting is ahead by the margin,
+``request_caps``) the step is AR at once, and the way back to that mode needs the margin
+and the noise but not the patience. A draft mode whose every cap is 0 is no candidate but
+stays a probe, uncapped, so that a stale cell cannot keep it out at a batch size for good.
 
 **Switches checked on measurement.** A switch between modes rests on predictions, one of
 them possibly stale (the mode left is re-measured only by probes). Each mode keeps its
@@ -571,7 +571,7 @@ class FlexPolicy:
         # together. Ahead by any amount, a dip of SD's price 1.5% under AR's at 8 in flight
         # switched to AR at once, and SD, predicted 2-4% ahead again for the next 60 steps,
         # never cleared the margin back; at 1 in flight three rejected drafts of the one
-        # request did the same for 25-60 steps where SD runs 1.25x AR.
+        # request did the same for 25-65 steps where SD runs 1.25x AR.
         drafting = caps if caps.any() else everyone  # [n]
         none = np.zeros(n, dtype=caps.dtype)  # [n]
         ahead = _rate(self._step(mode, batch, none)) > _rate(self._step(mode, batch, drafting)) * (1.0 + self.settings.margin)

@@ -900,7 +900,7 @@ def test_a_draft_mode_capped_out_returns_as_soon_as_a_draft_pays_again():
 def test_one_request_s_rejections_leave_its_draft_mode_only_by_the_margin():
     """With one request in flight its cap is the mode. Its fast estimate failing break-even
     alone took SD to AR at once, even with SD priced ahead of AR (the price rests on the
-    steady estimate), and the way back needed the margin and the noise: AR held 25-60 steps
+    steady estimate), and the way back needed the margin and the noise: AR held 25-65 steps
     at 1 in flight where SD runs 1.25x AR. A cap that fails alone is nobody drafting, taken
     at once only when ahead by the margin; within it the hysteresis holds the current mode."""
     cpu = table(0.006, 0.0, 0.040, 0.0, 0.002)  # AR 42 ms a step, SD k=2 58 ms
