@@ -301,7 +301,7 @@ class FlexPolicy:
         self._probe_again: str | None = None  # a probe whose draft caught up: run it once more
         self._repeating = False  # the probe under way is such a repeat, not run again whatever it caught up
         # Decisions between staleness probes of a draft mode at a bucket (absent: explore_every),
-        # doubled while each probe finds the mode's last measurement still dominated (``_probe``).
+        # doubled while each probe finds the mode's last measurement still dominated (``_back_off``).
         self._probe_every: dict[tuple[str, int], int] = {}
         self._over: dict[str, bool] = {}  # whether each mode's last clean step took over STALL x its prediction
         # Costs and step predictions already computed in the decision under way (None outside
@@ -571,7 +571,8 @@ class FlexPolicy:
         # together. Ahead by any amount, a dip of SD's price 1.5% under AR's at 8 in flight
         # switched to AR at once, and SD, predicted 2-4% ahead again for the next 60 steps,
         # never cleared the margin back; at 1 in flight three rejected drafts of the one
-        # request did the same for 25-65 steps where SD runs 1.25x AR.
+        # request did the same for 25-65 steps where SD runs 1.25x AR (equal requests in
+        # flight and cores).
         drafting = caps if caps.any() else everyone  # [n]
         none = np.zeros(n, dtype=caps.dtype)  # [n]
         ahead = _rate(self._step(mode, batch, none)) > _rate(self._step(mode, batch, drafting)) * (1.0 + self.settings.margin)
@@ -812,7 +813,7 @@ class FlexPolicy:
             if mode == self.current[0]:
                 continue
             near = any(near_batch(b, n) for b in self.seen_batches[mode])
-            every = s.explore_every if mode == "ar" else self._probe_every.get((mode, bucket), s.explore_every)
+            every = self._probe_every.get((mode, bucket), s.explore_every)  # AR's never backs off
             stale = self.num_decisions - 1 - self.last_run[mode] >= every
             if mode == "ar":
                 stale = stale or self.decisions_at[bucket] - 1 - self.last_run_at.get((mode, bucket), 0) \
@@ -821,11 +822,11 @@ class FlexPolicy:
             gap = s.ar_probe_gap if mode == "ar" else s.explore_gap
             if score >= (1.0 - gap) * top and (not near or stale):
                 if mode != "ar" and near:
-                    self._back_off(mode, bucket, dominated=per_mode[mode] < (1.0 - gap) * top)
+                    self._back_off(mode, bucket, every, dominated=per_mode[mode] < (1.0 - gap) * top)
                 return mode
         return None
 
-    def _back_off(self, mode: str, bucket: int, dominated: bool) -> None:
+    def _back_off(self, mode: str, bucket: int, every: int, dominated: bool) -> None:
         """A staleness probe of a draft mode re-measures a correction that has aged. When the
         correction it re-measures (that of the last probe) still puts the mode out of reach,
         the next probe at this bucket waits twice as long, up to ``PROBE_BACKOFF`` x
@@ -834,7 +835,6 @@ class FlexPolicy:
         its steps run at about 0.7x AR's rate; a probe and the repeat its drafter's catch-up
         asks for, once every 64 decisions, took 4-11% of a flex trial's decode time at
         0.4-0.85x AR's rate (equal requests in flight and cores)."""
-        every = self._probe_every.get((mode, bucket), self.settings.explore_every)
         limit = PROBE_BACKOFF * self.settings.explore_every
         self._probe_every[mode, bucket] = min(2 * every, limit) if dominated else self.settings.explore_every
 
