@@ -32,7 +32,10 @@ the model is judged on time alone. Two models are applied:
   which the host's speed drifts by 10-24% (docs/flex.md): a trial timed in a slow spell
   is predicted from steps timed in the same spell, as the flex bar pairs repetitions.
 
-The two in-scheduler fits need no calibration: every bench run has them.
+The two in-scheduler fits need no calibration: every bench run has them. A trial with a
+step that no fit can price (a thread count no other configuration ran: flex's PSD probes in
+a run without PSD) has no prediction; a row is predicted from the trials that have one and
+held against their measured median, and says how many of its trials that is.
 
 Rows are medians over repetitions; prefill steps are left out as in ``decode tok/s``.
 """
@@ -244,9 +247,13 @@ def prediction_table(trials: list[dict[str, Any]], calibration: Iterable[dict[st
         entry["measured_decode"] = statistics.median(measured)
         for name in MODELS:
             rates = [predicted_decode_rate(fit(name, key, t), steps[id(t)]) for t in members]
-            pred = statistics.median(rates) if all(r is not None for r in rates) else None
-            ratio = pred / entry["measured_decode"] if pred is not None else None
-            entry[name] = {"predicted": pred, "ratio": ratio,
+            # Trials with a step no fit can price (flex's probe of PSD, on lanes no other
+            # configuration of the run used) are left out, and the prediction is held against
+            # the measured median of the trials it covers; ``priced`` says how many.
+            priced = [(r, m) for r, m in zip(rates, measured) if r is not None]
+            pred = statistics.median(r for r, _ in priced) if priced else None
+            ratio = pred / statistics.median(m for _, m in priced) if pred is not None else None
+            entry[name] = {"predicted": pred, "ratio": ratio, "priced": len(priced), "trials": len(members),
                            "within_tolerance": ratio is not None and abs(ratio - 1.0) <= TOLERANCE}
         out.append(entry)
     out.sort(key=lambda e: (e["batch_size"], e["k"], e["mode"]))
@@ -275,7 +282,9 @@ def lines(table: list[dict[str, Any]], per_repetition: bool = False,
         p = e[name]
         if p["predicted"] is None:
             return "-"
-        return f"{p['predicted']:.1f} ({p['ratio']:.2f}{'' if p['within_tolerance'] else ', outside'})"
+        notes = ("" if p["within_tolerance"] else ", outside") + \
+            (f", {p['priced']} of {p['trials']} trials priced" if p.get("priced", p.get("trials")) != p.get("trials") else "")
+        return f"{p['predicted']:.1f} ({p['ratio']:.2f}{notes})"
 
     for e in table:
         cells = "; ".join(f"{n.replace('_', '-')} {cell(e, n)}" for n in names)

@@ -251,3 +251,21 @@ def test_compare_judges_the_cost_model_run_by_run():
     assert "[3]" not in text  # no threads recorded: nothing to refit
     assert "in-scheduler: every point within 10% in 2 of 2 runs" in text
     assert "calibration: every point within 10% in 0 of 1 runs" in text
+
+
+def test_a_trial_with_a_step_no_fit_can_price_is_left_out_and_counted():
+    """Flex's trials at b = 4 run SD steps; one of them probed PSD once, on lanes no other
+    configuration ran (no fit at one thread). That trial has no prediction; the row is
+    predicted from the other two and held against their measured median, and says so."""
+    trials = [_trial(m, b, 2, rep=r) for m in ("ar", "sd") for b in (1, 2, 8, 16) for r in range(3)]
+    flex = [_trial("sd", 4, 2, rep=r, slow=s) for r, s in enumerate((1.0, 1.2, 1.0))]
+    for t in flex:
+        t["mode"], t["steps"]["mode"] = "flex", [f"flex:{m}" for m in t["steps"]["mode"]]
+    flex[2]["steps"]["mode"][3], flex[2]["steps"]["overlapped"][3] = "flex:psd", 1
+    entry = next(e for e in prediction_table(trials + flex, [], THREADS) if e["mode"] == "flex")
+    got = entry["in_scheduler"]
+    assert (got["priced"], got["trials"]) == (2, 3)
+    measured = [sum(c["emitted"][1:]) / sum(c["duration"][1:]) for c in (t["steps"] for t in flex[:2])]
+    assert got["ratio"] == pytest.approx(got["predicted"] / (sum(measured) / 2), rel=1e-9)
+    assert got["predicted"] == pytest.approx(measured[0], rel=1e-6)  # the law, as the unslowed trial ran
+    assert "2 of 3 trials priced" in "\n".join(lines([entry]))
