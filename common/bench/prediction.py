@@ -247,9 +247,7 @@ def prediction_table(trials: list[dict[str, Any]], calibration: Iterable[dict[st
         entry["measured_decode"] = statistics.median(measured)
         for name in MODELS:
             rates = [predicted_decode_rate(fit(name, key, t), steps[id(t)]) for t in members]
-            # Trials with a step no fit can price (flex's probe of PSD, on lanes no other
-            # configuration of the run used) are left out, and the prediction is held against
-            # the measured median of the trials it covers; ``priced`` says how many.
+            # Trials no fit can price are left out (module docstring).
             priced = [(r, m) for r, m in zip(rates, measured) if r is not None]
             pred = statistics.median(r for r, _ in priced) if priced else None
             ratio = pred / statistics.median(m for _, m in priced) if pred is not None else None
@@ -282,8 +280,9 @@ def lines(table: list[dict[str, Any]], per_repetition: bool = False,
         p = e[name]
         if p["predicted"] is None:
             return "-"
-        notes = ("" if p["within_tolerance"] else ", outside") + \
-            (f", {p['priced']} of {p['trials']} trials priced" if p.get("priced", p.get("trials")) != p.get("trials") else "")
+        notes = "" if p["within_tolerance"] else ", outside"
+        if p.get("priced", 0) < p.get("trials", 0):  # files before the counts have neither
+            notes += f", {p['priced']} of {p['trials']} trials priced"
         return f"{p['predicted']:.1f} ({p['ratio']:.2f}{notes})"
 
     for e in table:
