@@ -54,9 +54,9 @@ priced from the measured seconds of its exact shape once timed twice, else from 
 fit corrected by the nearest settled batch size at the same length, so a mispredicted
 candidate gets chosen, measured and corrected.
 
-**Realized rates.** The per-cell costs time the forwards; a step also pays what they do
-not see: the first steps after a switch of shapes and models running slower, per-step work
-outside the forwards, the lanes contending. So each mode keeps, per batch-size bucket (1,
+**Realized rates** (``minedraft.rules.step_statistics``). The per-cell costs time the
+forwards; a step also pays what they do not see: the first steps after a switch of shapes
+and models running slower, per-step work outside the forwards, the lanes contending. So each mode keeps, per batch-size bucket (1,
 2-3, 4-7, ...), its clean steps' predicted over measured seconds (decayed sums, weight
 ``realized_weight``), and its predicted tokens/s are multiplied by it: a mode whose steps
 keep taking longer than the model said loses to one that runs as predicted. Time only:
@@ -109,6 +109,7 @@ from ..validation import require_int, require_ints, require_number, require_prob
 from .acceptance import AcceptanceTracker, RequestObservation, RunningBatch
 from .cost_model import CostModel
 from .measured_cells import PROVISIONAL, MeasuredCells, near_batch
+from .step_statistics import StepStatistics, batch_bucket
 
 FLEX_MODES = ("psd", "sd", "ar")
 FAMILY = {"psd": "overlapped", "sd": "sequential", "ar": "sequential"}
@@ -207,11 +208,6 @@ def _rate(step: tuple[float, float]) -> float:
     return tokens / seconds if seconds > 0 else 0.0
 
 
-def batch_bucket(num_running: int) -> int:
-    """Batch sizes 1, 2-3, 4-7, 8-15, ... share a bucket of realized rates."""
-    return max(num_running, 1).bit_length()
-
-
 @dataclass
 class SwitchCheck:
     """A switch between modes made on predictions, checked on measurement: the (mode, k)
@@ -226,7 +222,6 @@ class SwitchCheck:
     steps: int = 0
 
 
-RATE_WEIGHT = 0.2  # weight of a step in a mode's measured tokens/s (decayed sums)
 WARMUP_STEP_CAP = 32  # steps a mode's warm-up may take, untimed ones included
 PROBE_BACKOFF = 8  # a dominated draft mode's staleness probes come at most this many times rarer (``_back_off``)
 STALL = 3.0  # a clean step over this many times its predicted seconds is a stall of the host (``stalled``)
@@ -278,21 +273,9 @@ class FlexPolicy:
         self.decisions_at: dict[int, int] = {}
         self.last_run_at: dict[tuple[str, int], int] = {}
         self.seen_batches: dict[str, set[int]] = {m: set() for m in FLEX_MODES}
-        # Predicted over measured step seconds per mode (decayed sums: a ratio of sums, so one
-        # slow step weighs by its length). Kept per (mode, batch-size bucket): what a mode's
-        # cells miss differs with the batch (on a CPU, SD's extra rows cost more than
-        # predicted at 16 requests, not at 1).
-        self.realized: dict[tuple[str, int], float] = {}
-        self._predicted_seconds: dict[tuple[str, int], float] = {}
-        self._measured_seconds: dict[tuple[str, int], float] = {}
-        # Decayed first and second moments of log(measured / predicted) step time, same keys,
-        # and the sum of the squared weights behind them (1 / the effective number of steps).
-        self._log_ratio: dict[tuple[str, int], tuple[float, float]] = {}
-        self._weight_sq: dict[tuple[str, int], float] = {}
+        # Realized-rate corrections, noise and measured rates of clean steps per (mode, bucket).
+        self.steps = StepStatistics(self.settings.realized_weight, self.settings.explore_every)
         self._schedule_pos = 0
-        # Measured tokens and seconds per (mode, bucket): decayed sums of clean steps.
-        self._rates: dict[tuple[str, int], tuple[float, float]] = {}
-        self._updated_at: dict[tuple[str, int], int] = {}  # decision count at each key's last step
         self._check: SwitchCheck | None = None  # the last switch between modes, until judged
         self._barred: tuple[str, int] | None = None  # (mode, bucket) a reverted switch went to
         self._capped_out: str | None = None  # the draft mode left for AR when its every cap fell to 0
@@ -381,69 +364,22 @@ class FlexPolicy:
         predictions: what the per-cell costs miss (shapes switching, per-step work outside
         the forwards). Tokens over seconds is the mode's measured rate, against which a
         switch is judged (``SwitchCheck``)."""
-        w, key = self.settings.realized_weight, (decision.mode, batch_bucket(decision.running))
-        self._restart_if_stale(key, decision.expected_seconds)
-        if tokens is not None and seconds > 0:
-            self._observe_rate(decision, key, tokens, seconds)
-        if not (decision.expected_seconds and seconds > 0 and w > 0):
-            return
-        predicted, measured = self._predicted_seconds.get(key, 0.0), self._measured_seconds.get(key, 0.0)
-        self._predicted_seconds[key] = predicted = predicted + w * (decision.expected_seconds - predicted)
-        self._measured_seconds[key] = measured = measured + w * (seconds - measured)
-        self.realized[key] = predicted / measured
-        r = math.log(seconds / decision.expected_seconds)
-        m1, m2 = self._log_ratio.get(key, (r, r * r))
-        self._log_ratio[key] = (m1 + w * (r - m1), m2 + w * (r * r - m2))
-        # The first step weighs 1; each later one w, the older ones shrinking by 1 - w.
-        self._weight_sq[key] = (1 - w) ** 2 * self._weight_sq[key] + w * w if key in self._weight_sq else 1.0
-
-    def _restart_if_stale(self, key: tuple[str, int], expected_seconds: float | None) -> None:
-        """A (mode, bucket) whose statistics were last updated ``explore_every`` decisions ago
-        or more starts them afresh: its correction from none (predicted = measured, the
-        step's ``expected_seconds`` as the prior step), learnt at the usual weight from this
-        step on, and its noise and measured rate from this step alone. Decayed per step, a
-        stale correction outlived the spell that set it. After a minute in which another
-        process shared the two cores, AR's correction at 4 requests was left at about 0.35
-        (its steps had run 2.5-3x over their prediction); its probes, one step in 64
-        decisions, each moved it a fifth of the way, so AR was priced at 18-25 tok/s where
-        it ran at about 70, and flex ran PSD on 138 of 182 steps of the next trial at 4 in
-        flight, at about half of SD's rate (equal requests in flight and cores). The restart
-        is from no correction rather than from the probe's step alone: a single step (the
-        first after a switch of shapes runs slow) set AR's correction to 0.68 that way."""
-        last = self._updated_at.get(key)
-        self._updated_at[key] = self.num_decisions
-        if last is None or self.num_decisions - last < self.settings.explore_every:
-            return
-        for stats in (self.realized, self._log_ratio, self._weight_sq, self._rates):
-            stats.pop(key, None)
-        if expected_seconds:
-            self._predicted_seconds[key] = self._measured_seconds[key] = expected_seconds
-        else:
-            self._predicted_seconds.pop(key, None)
-            self._measured_seconds.pop(key, None)
-
-    def _observe_rate(self, decision: Decision, key: tuple[str, int], tokens: int, seconds: float) -> None:
-        t, sec = self._rates.get(key, (tokens, seconds))
-        self._rates[key] = (t + RATE_WEIGHT * (tokens - t), sec + RATE_WEIGHT * (seconds - sec))
+        key = (decision.mode, batch_bucket(decision.running))
+        self.steps.observe(key, self.num_decisions, decision.expected_seconds, seconds, tokens)
         check = self._check
-        if check and decision.reason in ("hold", "switch") and self.current and decision.mode == self.current[0] \
-                and key[1] == check.bucket:
+        if tokens is not None and seconds > 0 and check and decision.reason in ("hold", "switch") \
+                and self.current and decision.mode == self.current[0] and key[1] == check.bucket:
             check.tokens, check.seconds, check.steps = check.tokens + tokens, check.seconds + seconds, check.steps + 1
 
     def measured_rate(self, mode: str, num_running: int) -> float | None:
         """Measured tokens/s of ``mode``'s recent clean steps at this bucket, if it ran there
         within ``explore_every`` decisions."""
-        key = (mode, batch_bucket(num_running))
-        found = self._rates.get(key)
-        if found is None or self.num_decisions - self._updated_at[key] > self.settings.explore_every:
-            return None
-        return found[0] / found[1]
+        return self.steps.measured_rate((mode, batch_bucket(num_running)), self.num_decisions)
 
     def step_noise(self, mode: str, num_running: int) -> float:
         """Standard deviation of log(measured / predicted) step time of ``mode``'s recent
         clean steps at this batch size's bucket (0 before two of them)."""
-        m1, m2 = self._log_ratio.get((mode, batch_bucket(num_running)), (0.0, 0.0))
-        return math.sqrt(max(m2 - m1 * m1, 0.0))
+        return self.steps.noise((mode, batch_bucket(num_running)))
 
     def switch_noise(self, current: str, best: str, num_running: int) -> float:
         """Noise of the gap between two modes' corrected rates: the standard error of the
@@ -456,12 +392,12 @@ class FlexPolicy:
             return 0.0
         bucket = batch_bucket(num_running)
         spread = max(self.step_noise(current, num_running), self.step_noise(best, num_running))
-        return spread * math.sqrt(sum(self._weight_sq.get((m, bucket), 1.0) for m in (current, best)))
+        return spread * math.sqrt(sum(self.steps.weight_sq((m, bucket)) for m in (current, best)))
 
     def realized_ratio(self, mode: str, num_running: int) -> float:
         """Predicted over measured step time of ``mode`` at this batch size's bucket (1: none
         yet): the factor on its predicted tokens/s."""
-        return self.realized.get((mode, batch_bucket(num_running)), 1.0)
+        return self.steps.realized_ratio((mode, batch_bucket(num_running)))
 
     def forget(self, request_id: str) -> None:
         self.acceptance.forget(request_id)
