@@ -239,6 +239,24 @@ class Decision:
     running: int = 0  # requests running when it was decided
 
 
+@dataclass(frozen=True)
+class Prices:
+    """One decision's candidates, priced: ``caps`` per (mode, k) ([n] per-request draft caps;
+    None: every request k), ``steps`` their (expected tokens, seconds), ``expected`` their
+    tokens/s, ``probes`` those times each mode's realized ratio, and ``scores`` the same
+    without the draft modes whose every cap is 0 (probes only); ``per_mode`` the best score
+    per mode."""
+
+    batch: RunningBatch
+    caps: dict[tuple[str, int], np.ndarray | None]
+    steps: dict[tuple[str, int], tuple[float, float]]
+    expected: dict[tuple[str, int], float]
+    probes: dict[tuple[str, int], float]
+    scores: dict[tuple[str, int], float]
+    per_mode: dict[str, float]
+    running: int  # requests running
+
+
 class FlexPolicy:
     """Chooses (mode, k) per step from the two cost families and the acceptance estimates."""
 
@@ -570,9 +588,27 @@ class FlexPolicy:
     def _decide(self, groups: tuple[Sequence[str], Sequence[str]], overlap: bool) -> Decision:
         self.num_decisions += 1
         n = len(groups[0]) + len(groups[1])
-        bucket = batch_bucket(n)
-        self.decisions_at[bucket] = self.decisions_at.get(bucket, 0) + 1
+        self.decisions_at[batch_bucket(n)] = self.decisions_at.get(batch_bucket(n), 0) + 1
         eligible = [m for m in FLEX_MODES if m != "psd" or (overlap and groups[0] and groups[1])]
+        planned = self._planned(eligible)
+        if planned:
+            return planned
+        eligible = [m for m in eligible if self.usable(m)]
+        if not eligible:  # nothing measured yet (warm-up cut short): plain SD, which measures both
+            return Decision("sd", self.num_speculative_tokens, "unmeasured")
+        prices = self._price(groups, eligible, n)
+        probe = self._choose_probe(prices, n)
+        self._lift_bar(probe, n)
+        if probe:
+            self._probing = probe[0]
+            return self._decision(prices, probe, "explore")
+        reverted = self._judge_switch(prices.scores, n)
+        if reverted:
+            return self._decision(prices, reverted, "revert")
+        return self._decision(prices, *self._hysteresis(prices.scores, eligible, n))
+
+    def _planned(self, eligible: Sequence[str]) -> Decision | None:
+        """The fixed schedule's next step, else the next warm-up step of a mode that needs one."""
         s = self.settings
         if s.schedule:
             mode, k = s.schedule[self._schedule_pos % len(s.schedule)]
@@ -591,9 +627,10 @@ class FlexPolicy:
             tries = self.attempts[mode] - self.caught_up[mode]
             if s.warmup and unfinished and tries < 2 * len(plan) + 2 and self.attempts[mode] < WARMUP_STEP_CAP:
                 return Decision(mode, plan[self.runs[mode] % len(plan)], "warmup")
-        eligible = [m for m in eligible if self.usable(m)]
-        if not eligible:  # nothing measured yet (warm-up cut short): plain SD, which measures both
-            return Decision("sd", self.num_speculative_tokens, "unmeasured")
+        return None
+
+    def _price(self, groups: tuple[Sequence[str], Sequence[str]], eligible: Sequence[str], n: int) -> Prices:
+        """Every (mode, k) candidate priced with its per-request caps."""
         batch = self._running(groups)
         caps = {c: self._caps(c, batch) for c in self.candidates(eligible)}  # [n] each; None: every request k
         # A candidate whose caps are all 0 drafts nothing: it is AR, already a candidate. A draft
@@ -609,27 +646,31 @@ class FlexPolicy:
         expected = {c: t / sec if sec > 0 else 0.0 for c, (t, sec) in steps.items()}
         probes = {c: e * self.realized_ratio(c[0], n) for c, e in expected.items()}
         scores = {c: v for c, v in probes.items() if c[0] not in capped_out}
+        return Prices(batch, caps, steps, expected, probes, scores, _best_per_mode(scores, eligible), n)
+
+    def _choose_probe(self, prices: Prices, n: int) -> tuple[str, int] | None:
+        """A stale or unmeasured mode to probe (``_probe``), at its best length, else a thin
+        neighbouring draft length of the current mode (``_probe_length``), else None."""
+        probes = prices.probes
+        probe_rates = _best_per_mode(probes, FLEX_MODES)
+        probed_mode = self._probe(list(probe_rates), probe_rates, _best_per_mode(prices.expected, probe_rates), n)
+        if probed_mode:
+            return max((c for c in probes if c[0] == probed_mode), key=lambda c: probes[c])
+        return self._probe_length(prices.scores, n)
+
+    def _decision(self, prices: Prices, chosen: tuple[str, int], reason: str) -> Decision:
+        self.last_length[chosen[0]] = chosen[1]
+        caps = prices.caps[chosen]
+        per_request = {} if caps is None else dict(zip(prices.batch.ids, caps.tolist()))
+        return Decision(*chosen, reason, prices.per_mode, per_request, expected=prices.expected[chosen],
+                        running=prices.running, expected_seconds=prices.steps[chosen][1])
+
+    def _hysteresis(self, scores: dict[tuple[str, int], float], eligible: Sequence[str],
+                    n: int) -> tuple[tuple[str, int], str]:
+        """The current (mode, k), or the best once it has led by the margin plus the noise
+        for ``patience`` decisions (a return from a cap-out: one), with its reason."""
+        s = self.settings
         best = max(scores, key=lambda c: scores[c])
-        per_mode = _best_per_mode(scores, eligible)
-        probe_rates = _best_per_mode(probes, eligible)
-        probed_mode = self._probe(list(probe_rates), probe_rates, _best_per_mode(expected, probe_rates), n)
-        probe = max((c for c in probes if c[0] == probed_mode), key=lambda c: probes[c]) if probed_mode \
-            else self._probe_length(scores, n)
-
-        def decision(chosen: tuple[str, int], reason: str) -> Decision:
-            self.last_length[chosen[0]] = chosen[1]
-            chosen_caps = caps[chosen]
-            per_request = {} if chosen_caps is None else dict(zip(batch.ids, chosen_caps.tolist()))
-            return Decision(*chosen, reason, per_mode, per_request, expected=expected[chosen], running=n,
-                            expected_seconds=steps[chosen][1])
-
-        self._lift_bar(probe, n)
-        if probe:
-            self._probing = probe[0]
-            return decision(probe, "explore")
-        reverted = self._judge_switch(scores, n)
-        if reverted:
-            return decision(reverted, "revert")
         if self.current is None or self.current not in scores:
             self._check = None
             # Per-request caps act at every step, outside the hysteresis: a draft mode whose
@@ -637,7 +678,7 @@ class FlexPolicy:
             capped = self.current is not None and self.current[0] in eligible and best[0] == "ar"
             self._capped_out = self.current[0] if capped and self.current[0] != "ar" else None
             self.current, self.streak = best, 0
-            return decision(best, "switch")
+            return best, "switch"
         if self._barred and best[0] == self._barred[0]:  # a reverted switch is not made again at this load
             allowed = [c for c in scores if c[0] != self._barred[0]]
             best = max(allowed, key=lambda c: scores[c]) if allowed else best
@@ -657,8 +698,8 @@ class FlexPolicy:
                 self._check = SwitchCheck(self.current, batch_bucket(n), left_rate) \
                     if left_rate and not capped_return else None
             self.current, self.streak, self._capped_out = chosen, 0, None
-            return decision(chosen, "switch")
-        return decision(self.current, "hold")
+            return chosen, "switch"
+        return self.current, "hold"
 
     def _lift_bar(self, probe: tuple[str, int] | None, n: int) -> None:
         """A mode barred after a reverted switch is free again once the load leaves the bucket
