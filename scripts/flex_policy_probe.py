@@ -27,7 +27,9 @@ def main() -> None:
               + ", ".join(f"{1000 * seq.t_verify(n, k):.0f}" for k in (0, 1, 2))
               + f" ms; T_d(k=1) = {1000 * seq.t_draft(n, 1):.0f} ms; alpha {policy.acceptance.alpha(None):.2f}")
         groups = ([f"a{i}" for i in range(b)], [f"b{i}" for i in range(b)])
-        predicted = {f"{m} k={k}": round(float(policy.predict(m, k, groups)), 1)
+        # A mode whose family has no measurements yet has no prediction (the policy never
+        # prices it either: ``FlexPolicy.usable``).
+        predicted = {f"{m} k={k}": round(float(policy.predict(m, k, groups)), 1) if policy.usable(m) else "unmeasured"
                      for m, k in policy.candidates(["ar", "sd", "psd"]) if k <= 2}
         print(f"  predicted tok/s: {predicted}")
 
