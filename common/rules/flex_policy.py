@@ -56,19 +56,19 @@ candidate gets chosen, measured and corrected.
 
 **Realized rates** (``minedraft.rules.step_statistics``). The per-cell costs time the
 forwards; a step also pays what they do not see: the first steps after a switch of shapes
-and models running slower, per-step work outside the forwards, the lanes contending. So each mode keeps, per batch-size bucket (1,
-2-3, 4-7, ...), its clean steps' predicted over measured seconds (decayed sums, weight
-``realized_weight``), and its predicted tokens/s are multiplied by it: a mode whose steps
-keep taking longer than the model said loses to one that runs as predicted. Time only:
-tokens are the acceptance tracker's business, and a few unlucky verifications must not
-penalise a mode twice (once in alpha, once here). Steps in which the drafter caught up on
-tokens committed while it was idle are left out by the scheduler: that is the price of a
-switch, paid once, not the mode's rate, and so is the first of a run of steps over
-``STALL`` x their predicted seconds (a stall of the host, ``stalled``). A correction is
-trusted only while it is fresh: a mode not run for ``explore_every`` decisions is probed
-if its uncorrected prediction is competitive, and the probe's step starts the mode's
-statistics at that bucket afresh (the correction from none), so one bad spell cannot lock
-a mode out for good.
+and models running slower, per-step work outside the forwards, the lanes contending. So
+each mode keeps, per batch-size bucket (1, 2-3, 4-7, ...), its clean steps' predicted over
+measured seconds (decayed sums, weight ``realized_weight``), and its predicted tokens/s
+are multiplied by it: a mode whose steps keep taking longer than the model said loses to
+one that runs as predicted. Time only: tokens are the acceptance tracker's business, and a
+few unlucky verifications must not penalise a mode twice (once in alpha, once here). Steps
+in which the drafter caught up on tokens committed while it was idle are left out by the
+scheduler: that is the price of a switch, paid once, not the mode's rate, and so is the
+first of a run of steps over ``STALL`` x their predicted seconds (a stall of the host,
+``stalled``). A correction is trusted only while it is fresh: a mode not run for
+``explore_every`` decisions is probed if its uncorrected prediction is competitive, and
+the probe's step starts the mode's statistics at that bucket afresh (the correction from
+none), so one bad spell cannot lock a mode out for good.
 
 **Hysteresis.** The policy keeps a current (mode, k) and switches to the predicted best
 only after ``patience`` consecutive decisions in which some candidate beats the current
@@ -292,7 +292,7 @@ class FlexPolicy:
         self.last_run_at: dict[tuple[str, int], int] = {}
         self.seen_batches: dict[str, set[int]] = {m: set() for m in FLEX_MODES}
         # Realized-rate corrections, noise and measured rates of clean steps per (mode, bucket).
-        self.steps = StepStatistics(self.settings.realized_weight, self.settings.explore_every)
+        self.step_statistics = StepStatistics(self.settings.realized_weight, self.settings.explore_every)
         self._schedule_pos = 0
         self._check: SwitchCheck | None = None  # the last switch between modes, until judged
         self._barred: tuple[str, int] | None = None  # (mode, bucket) a reverted switch went to
@@ -383,7 +383,7 @@ class FlexPolicy:
         the forwards). Tokens over seconds is the mode's measured rate, against which a
         switch is judged (``SwitchCheck``)."""
         key = (decision.mode, batch_bucket(decision.running))
-        self.steps.observe(key, self.num_decisions, decision.expected_seconds, seconds, tokens)
+        self.step_statistics.observe(key, self.num_decisions, decision.expected_seconds, seconds, tokens)
         check = self._check
         if tokens is not None and seconds > 0 and check and decision.reason in ("hold", "switch") \
                 and self.current and decision.mode == self.current[0] and key[1] == check.bucket:
@@ -392,12 +392,12 @@ class FlexPolicy:
     def measured_rate(self, mode: str, num_running: int) -> float | None:
         """Measured tokens/s of ``mode``'s recent clean steps at this bucket, if it ran there
         within ``explore_every`` decisions."""
-        return self.steps.measured_rate((mode, batch_bucket(num_running)), self.num_decisions)
+        return self.step_statistics.measured_rate((mode, batch_bucket(num_running)), self.num_decisions)
 
     def step_noise(self, mode: str, num_running: int) -> float:
         """Standard deviation of log(measured / predicted) step time of ``mode``'s recent
         clean steps at this batch size's bucket (0 before two of them)."""
-        return self.steps.noise((mode, batch_bucket(num_running)))
+        return self.step_statistics.noise((mode, batch_bucket(num_running)))
 
     def switch_noise(self, current: str, best: str, num_running: int) -> float:
         """Noise of the gap between two modes' corrected rates: the standard error of the
@@ -410,12 +410,12 @@ class FlexPolicy:
             return 0.0
         bucket = batch_bucket(num_running)
         spread = max(self.step_noise(current, num_running), self.step_noise(best, num_running))
-        return spread * math.sqrt(sum(self.steps.weight_sq((m, bucket)) for m in (current, best)))
+        return spread * math.sqrt(sum(self.step_statistics.weight_sq((m, bucket)) for m in (current, best)))
 
     def realized_ratio(self, mode: str, num_running: int) -> float:
         """Predicted over measured step time of ``mode`` at this batch size's bucket (1: none
         yet): the factor on its predicted tokens/s."""
-        return self.steps.realized_ratio((mode, batch_bucket(num_running)))
+        return self.step_statistics.realized_ratio((mode, batch_bucket(num_running)))
 
     def forget(self, request_id: str) -> None:
         self.acceptance.forget(request_id)

@@ -550,7 +550,7 @@ def test_a_mode_slower_than_predicted_loses_to_one_that_runs_as_predicted():
     tokens, seconds = policy.predict_step("sd", 3, groups, d.caps)
     assert d.expected_seconds == pytest.approx(seconds) and d.expected == pytest.approx(tokens / seconds)
     policy.observe_realized(d, seconds=d.expected_seconds)  # ran as predicted: no change
-    assert policy.steps.realized == {("sd", 2): pytest.approx(1.0)}  # N = 2: bucket 2-3
+    assert policy.step_statistics.realized == {("sd", 2): pytest.approx(1.0)}  # N = 2: bucket 2-3
     assert policy.decide(groups, overlap=False).mode == "sd"
     for _ in range(3):  # SD's steps take twice what the model said (a cost the cells miss)
         d = policy.decide(groups, overlap=False)
