@@ -38,16 +38,14 @@ mode other than the current one is probed for one step when it is predicted with
 ``explore_gap`` of the best and was either never run at a batch size within a factor 1.5
 of the present one (the fit would be an extrapolation) or not run for ``explore_every``
 decisions (costs drift); a probe whose drafter first had to catch up (so its draft was not
-timed) is run once more, and only once. AR, whose probe costs one step and no catch-up,
-is probed within ``ar_probe_gap`` (by default whatever its prediction), and also when not
-run for ``explore_every`` of the present batch-size bucket's decisions. A draft mode's
+timed) is run once more, and only once. AR, whose probe costs one step and no catch-up, is
+probed within ``ar_probe_gap`` (by default whatever its prediction), and also when not run
+for ``explore_every`` of the present batch-size bucket's decisions. A draft mode's
 staleness probes at a bucket back off, each waiting twice as long as the last (up to
 ``PROBE_BACKOFF`` x ``explore_every``), while each finds the last one's measurement still
-out of reach (``_back_off``). A neighbouring
-draft length of the current mode (the next candidate either side) within ``explore_gap``
-of the best is probed while its verification cell holds no more than its provisional
-first observation (``MeasuredCells.thin``).
-
+out of reach (``_back_off``). A neighbouring draft length of the current mode (the next
+candidate either side) within ``explore_gap`` of the best is probed while its verification
+cell holds no more than its provisional first observation (``MeasuredCells.thin``).
 
 **Measured cells before the fit** (``minedraft.rules.measured_cells``): a candidate is
 priced from the measured seconds of its exact shape once timed twice, else from the
@@ -254,7 +252,6 @@ class Prices:
     probes: dict[tuple[str, int], float]
     scores: dict[tuple[str, int], float]
     per_mode: dict[str, float]
-    running: int  # requests running
 
 
 class FlexPolicy:
@@ -588,7 +585,8 @@ class FlexPolicy:
     def _decide(self, groups: tuple[Sequence[str], Sequence[str]], overlap: bool) -> Decision:
         self.num_decisions += 1
         n = len(groups[0]) + len(groups[1])
-        self.decisions_at[batch_bucket(n)] = self.decisions_at.get(batch_bucket(n), 0) + 1
+        bucket = batch_bucket(n)
+        self.decisions_at[bucket] = self.decisions_at.get(bucket, 0) + 1
         eligible = [m for m in FLEX_MODES if m != "psd" or (overlap and groups[0] and groups[1])]
         planned = self._planned(eligible)
         if planned:
@@ -646,7 +644,7 @@ class FlexPolicy:
         expected = {c: t / sec if sec > 0 else 0.0 for c, (t, sec) in steps.items()}
         probes = {c: e * self.realized_ratio(c[0], n) for c, e in expected.items()}
         scores = {c: v for c, v in probes.items() if c[0] not in capped_out}
-        return Prices(batch, caps, steps, expected, probes, scores, _best_per_mode(scores, eligible), n)
+        return Prices(batch, caps, steps, expected, probes, scores, _best_per_mode(scores, eligible))
 
     def _choose_probe(self, prices: Prices, n: int) -> tuple[str, int] | None:
         """A stale or unmeasured mode to probe (``_probe``), at its best length, else a thin
@@ -663,7 +661,7 @@ class FlexPolicy:
         caps = prices.caps[chosen]
         per_request = {} if caps is None else dict(zip(prices.batch.ids, caps.tolist()))
         return Decision(*chosen, reason, prices.per_mode, per_request, expected=prices.expected[chosen],
-                        running=prices.running, expected_seconds=prices.steps[chosen][1])
+                        running=len(prices.batch), expected_seconds=prices.steps[chosen][1])
 
     def _hysteresis(self, scores: dict[tuple[str, int], float], eligible: Sequence[str],
                     n: int) -> tuple[tuple[str, int], str]:
