@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import operator
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any
 
+import torch
+
 from .backends import EnginePair, EngineSpec, get_backend
+from .lanes import canonical_lane
 from .schedulers import SCHEDULERS, SchedulerConfig, create_scheduler
 from .types import FinishReason, InvalidInputError, RequestState, SamplingParams
 
@@ -72,6 +75,11 @@ class LLM:
             raise InvalidInputError(f"mode {mode!r} needs a draft model, got draft=None")
         # Validate the scheduler settings before loading any weights: nothing half-built.
         self.lane_kind = lanes or default_lanes(mode, device, draft_device)
+        if lanes is None and self.lane_kind == "cuda_streams" and not torch.cuda.is_available():  # named as given
+            raise InvalidInputError(f"device={device!r} needs CUDA, but torch.cuda.is_available() is False")
+        if canonical_lane(self.lane_kind) == "devices" and (draft_device is None or draft_device == device):
+            raise InvalidInputError(f"lanes='devices' puts the draft on its own device: pass a draft_device other "
+                                    f"than device={device!r}, got draft_device={draft_device!r}")
         threads = intra_op_threads if intra_op_threads is not None else (1 if self.lane_kind == "threads" else None)
         self._config_kwargs = dict(
             num_speculative_tokens=num_speculative_tokens, max_batch_size=max_batch_size,
@@ -138,6 +146,9 @@ class LLM:
         """Like vLLM's ``LLM.chat``: one conversation or a list of them, each through the
         target's chat template (``chat_prompt``), then ``generate``. Every conversation is
         checked before any runs."""
+        if isinstance(messages, (str, Mapping)) or not isinstance(messages, Sequence):
+            raise InvalidInputError(f"messages must be a conversation (a list of role/content dicts) or a list of "
+                                    f"them, got {messages!r}")
         single = bool(messages) and isinstance(messages[0], Mapping)
         conversations = [messages] if single else list(messages)
         if not conversations:
@@ -152,11 +163,18 @@ class LLM:
         *,
         use_tqdm: bool = False,
     ) -> list[RequestOutput]:
+        if isinstance(prompts, Mapping) or not isinstance(prompts, Iterable):
+            raise InvalidInputError(f"prompts must be a text, a list of token ids or a list of either, got {prompts!r}")
         if isinstance(prompts, str) or (prompts and isinstance(prompts[0], int)):
             prompts = [prompts]  # type: ignore[list-item]
         prompts = list(prompts)
         params = sampling_params if sampling_params is not None else SamplingParams()
-        params_list = [params] * len(prompts) if isinstance(params, SamplingParams) else list(params)
+        if isinstance(params, SamplingParams):
+            params_list = [params] * len(prompts)
+        elif isinstance(params, Sequence) and all(isinstance(p, SamplingParams) for p in params):
+            params_list = list(params)
+        else:
+            raise InvalidInputError(f"sampling_params must be a SamplingParams or a list of them, got {params!r}")
         if len(params_list) != len(prompts):
             raise InvalidInputError(
                 f"sampling_params has {len(params_list)} entries for {len(prompts)} prompts"

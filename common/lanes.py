@@ -30,6 +30,8 @@ from typing import Any
 
 import torch
 
+from .validation import InvalidInputError
+
 LANE_KINDS = ("inline", "threads", "cuda_streams", "devices")
 LANE_ALIASES = {"sequential": "inline", "thread": "threads", "stream": "cuda_streams", "cuda_stream": "cuda_streams"}
 
@@ -40,8 +42,15 @@ def canonical_lane(name: str, field: str = "lanes") -> str:
     kind = LANE_ALIASES.get(key, key)
     if kind not in LANE_KINDS:
         aliases = ", ".join(f"{a!r} for {k!r}" for a, k in LANE_ALIASES.items())
-        raise ValueError(f"{field} must be one of {LANE_KINDS} (or an alias: {aliases}), got {name!r}")
+        raise InvalidInputError(f"{field} must be one of {LANE_KINDS} (or an alias: {aliases}), got {name!r}")
     return kind
+
+
+def require_lanes_available(kind: str, field: str = "lanes") -> None:
+    """Refuse a lane kind this machine cannot run (CUDA streams without CUDA), before
+    anything is built on it."""
+    if canonical_lane(kind, field) == "cuda_streams" and not torch.cuda.is_available():
+        raise InvalidInputError(f"{field}='cuda_streams' needs CUDA, but torch.cuda.is_available() is False")
 
 
 @dataclass
@@ -139,8 +148,7 @@ class LanePair:
             self._saved_threads = torch.get_num_threads()
             torch.set_num_threads(intra_op_threads)
         if kind == "cuda_streams":
-            if not torch.cuda.is_available():
-                raise ValueError("lanes='cuda_streams' needs CUDA, but torch.cuda.is_available() is False")
+            require_lanes_available(kind)
             self.draft = ThreadLane("draft", torch.cuda.Stream(device=device))
             self.target = ThreadLane("target", torch.cuda.Stream(device=device))
         else:

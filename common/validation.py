@@ -8,6 +8,7 @@ are never numbers here (``True`` is not a draft length).
 
 from __future__ import annotations
 
+import os
 from collections.abc import Collection
 
 
@@ -79,6 +80,24 @@ def require_choice(field: str, value: object, choices: Collection[object]) -> No
 def require_bool(field: str, value: object) -> None:
     if not isinstance(value, bool):
         raise InvalidInputError(f"{field} must be a bool, got {value!r}")
+
+
+def require_out_dir(field: str, value: object) -> None:
+    """A folder that can be written: one that exists, or one the nearest existing folder
+    above it lets us create. Checked before a run, whose results would otherwise be lost
+    at the end, when they are written."""
+    if not isinstance(value, (str, os.PathLike)) or not os.fspath(value):
+        raise InvalidInputError(f"{field} must be a folder path, got {value!r}")
+    path = os.path.abspath(os.fspath(value))
+    if os.path.exists(path) and not os.path.isdir(path):
+        raise InvalidInputError(f"{field} must be a folder, got {value!r}, which is a file")
+    parent = path
+    while not os.path.exists(parent):
+        parent = os.path.dirname(parent)
+    if not os.path.isdir(parent):
+        raise InvalidInputError(f"{field} {value!r} cannot be made: {parent!r} is a file")
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise InvalidInputError(f"{field} {value!r} cannot be written: no write permission in {parent!r}")
 
 
 def _fmt(x: float) -> str:

@@ -53,6 +53,21 @@ def _eos_ids(model: Any, tokenizer: Any) -> tuple[int, ...]:
     return tuple(sorted(ids))
 
 
+def check_device(field_name: str, device: Any) -> None:
+    """``device`` is 'cpu' or 'cuda[:N]' and this machine has it: refused before any weights
+    load, not by a CUDA assertion after them."""
+    if not isinstance(device, str) or not (device == "cpu" or device == "cuda" or device.startswith("cuda:")):
+        raise InvalidInputError(f"{field_name} must be 'cpu' or 'cuda[:N]', got {device!r}")
+    if device == "cpu":
+        return
+    if not torch.cuda.is_available():
+        raise InvalidInputError(f"{field_name}={device!r} needs CUDA, but torch.cuda.is_available() is False")
+    index = device.partition(":")[2]
+    if index and (not index.isdigit() or int(index) >= torch.cuda.device_count()):
+        raise InvalidInputError(f"{field_name}={device!r}: this machine has {torch.cuda.device_count()} CUDA "
+                                f"device(s), cuda:0 to cuda:{torch.cuda.device_count() - 1}")
+
+
 def _load_minedraft_draft(source: Any, target_model: Any, dtype: Any, device: str) -> Any:
     """A minedraft draft (module, built-in name or directory), bound to ``target_model``."""
     if isinstance(source, torch.nn.Module):
@@ -85,8 +100,9 @@ class ReferenceBackend:
         return PEERS
 
     def build(self, spec: EngineSpec) -> EnginePair:
-        if not isinstance(spec.device, str) or not (spec.device == "cpu" or spec.device.startswith("cuda")):
-            raise InvalidInputError(f"device must be 'cpu' or 'cuda[:N]', got {spec.device!r}")
+        check_device("device", spec.device)
+        if spec.draft_device is not None:
+            check_device("draft_device", spec.draft_device)
         dtype = resolve_dtype(spec.dtype, spec.device)
         draft_device = spec.draft_device or spec.device
         target_model = load_causal_lm(

@@ -7,7 +7,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from ..types import InvalidInputError
-from ..validation import require_int, require_ints, require_number
+from ..validation import require_int, require_ints, require_number, require_out_dir
 
 DEFAULT_TARGET = "smollm2"
 DEFAULT_DRAFT = "smollm2-draft"
@@ -101,6 +101,7 @@ class BenchConfig:
                      "timeline_steps"):
             require_int(name, getattr(self, name), 1)
         require_number("temperature", self.temperature, 0)
+        require_out_dir("out_dir", self.out_dir)
         require_number("max_new_tokens_spread", self.max_new_tokens_spread, 0, 1, high_open=True)
         if not self.modes:
             raise InvalidInputError("modes must name at least one mode, got []")

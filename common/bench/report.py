@@ -205,7 +205,9 @@ def render(results: dict[str, Any]) -> str:
            "", table(RESULT_HEADERS, result_rows(results)),
            "b: requests verified together (per sub-batch for PSD); conc: requests in flight; thr: intra-op threads "
            "in use (all lanes); pred: cost-model steady state; step/max: PSD step time / max(T_draft, T_verify); "
-           "=AR: share of outputs equal to AR's; mode*: a reference row at flex's concurrency (flex bar)"]
+           "=AR: share of outputs equal to AR's (greedy; under 16-bit dtypes round-off between batch shapes flips "
+           "near-ties, so it can fall below 1 losslessly: docs/benchmarks.md); mode*: a reference row at flex's "
+           "concurrency (flex bar)"]
     out += _ratio_lines(results.get("ratios") or [])
     out += occupancy.lines(results["trials"])
     if results["cost_model"]:

@@ -20,6 +20,7 @@ from typing import Any
 
 from ..backends import EnginePair
 from ..types import InvalidInputError
+from ..validation import require_out_dir
 from . import schema
 from .arrivals import ServingRequest, build_requests
 from .config import DEFAULT_DRAFT, DEFAULT_TARGET, LANES
@@ -83,6 +84,7 @@ class ServingConfig:
                 raise InvalidInputError(f"{name} must be a number > 0 or None, got {value!r}")
         if self.prompt_class not in PROMPT_CLASSES:
             raise InvalidInputError(f"prompt_class must be one of {list(PROMPT_CLASSES)}, got {self.prompt_class!r}")
+        require_out_dir("out_dir", self.out_dir)
         if self.base_url is None:
             self._check_modes()
 

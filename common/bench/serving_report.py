@@ -56,7 +56,7 @@ def render_serving(results: dict[str, Any]) -> str:
            table(HEADERS, run_rows(results)),
            "rate: offered requests/s (inf: all at once); goodput: requests/s meeting the SLO; ITL: gaps between "
            "streamed chunks (a speculative step may stream several tokens at once); =AR: share of outputs equal "
-           "to AR's at the same rate"]
+           "to AR's at the same rate (under 16-bit dtypes round-off flips near-ties: docs/benchmarks.md)"]
     errors = [(r["mode"], rate_label(r["request_rate"]), m) for r in results["runs"] for m in r["error_messages"]]
     out += [f"error: {mode} at {rate}: {m}" for mode, rate, m in errors]
     out += footer_lines(results)

@@ -15,7 +15,7 @@ from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..lanes import LanePair
+from ..lanes import LanePair, require_lanes_available
 from ..protocols import Drafter, Target
 from ..rules.verification import verify
 from ..trace import StepRecord, Trace
@@ -40,6 +40,8 @@ class SchedulerConfig:
     def __post_init__(self) -> None:
         require_int("num_speculative_tokens", self.num_speculative_tokens, 1)
         require_int("max_batch_size", self.max_batch_size, 1)
+        require_lanes_available(self.lanes)  # checked here, before any engine is built on it
+        require_int("intra_op_threads", self.intra_op_threads, 1, optional=True)
 
 
 class StepError(RuntimeError):

@@ -1,8 +1,11 @@
 """The one lane vocabulary: canonical names and the aliases users could have typed."""
 
 import pytest
+import torch
 
 from minedraft.lanes import LANE_KINDS, LanePair, canonical_lane
+from minedraft.schedulers import SchedulerConfig
+from minedraft.types import InvalidInputError
 
 
 @pytest.mark.parametrize("kind", LANE_KINDS)
@@ -25,3 +28,13 @@ def test_lane_pair_accepts_an_alias() -> None:
     pair = LanePair("sequential")
     assert pair.kind == "inline" and not pair.concurrent
     pair.close()
+
+
+def test_the_scheduler_config_refuses_bad_lanes_before_any_engine_is_built() -> None:
+    with pytest.raises(InvalidInputError, match=r"lanes must be one of .*got 'gpu'"):
+        SchedulerConfig(lanes="gpu")
+    with pytest.raises(InvalidInputError, match=r"intra_op_threads must be an int >= 1 or None, got 0"):
+        SchedulerConfig(intra_op_threads=0)
+    if not torch.cuda.is_available():
+        with pytest.raises(InvalidInputError, match=r"lanes='cuda_streams' needs CUDA"):
+            SchedulerConfig(lanes="cuda_streams")

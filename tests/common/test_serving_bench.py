@@ -15,6 +15,7 @@ import pytest
 import torch
 
 from minedraft.api import LLM
+from minedraft.bench import BenchConfig
 from minedraft.bench.arrivals import ServingRequest, arrival_times, build_requests
 from minedraft.bench.schema import load_serving, validate_serving
 from minedraft.bench.serving import ServingBench, ServingConfig, in_process_transport
@@ -158,6 +159,16 @@ def test_serving_config_names_bad_fields():
         ServingConfig(request_rates=(0.0,))
     with pytest.raises(InvalidInputError, match="modes must be distinct"):
         ServingConfig(modes=("sd", "warp"))
+
+
+def test_an_output_folder_that_cannot_be_made_is_refused_before_the_run(tmp_path):
+    # Checked up front: the results are written at the end, and a run would be lost.
+    (tmp_path / "a-file").write_text("")
+    with pytest.raises(InvalidInputError, match=r"out_dir must be a folder, got .*a-file', which is a file"):
+        ServingConfig(out_dir=str(tmp_path / "a-file"))
+    with pytest.raises(InvalidInputError, match=r"out_dir .*below' cannot be made: .*a-file' is a file"):
+        BenchConfig(out_dir=str(tmp_path / "a-file" / "below"))
+    BenchConfig(out_dir=str(tmp_path / "new" / "deeper"))  # made when the results are written
     assert ServingConfig(lane_threads=2).sequential_threads == 4  # equal cores by default
 
 

@@ -155,3 +155,46 @@ def test_safetensors_directory_loads_and_matches(tmp_path, pair):
     ref = LLM(None, None, mode="ar", engines=pair)
     prompt = [[4, 5, 6]]
     assert llm.generate(prompt)[0].token_ids == ref.generate(prompt)[0].token_ids
+
+
+@pytest.mark.skipif(__import__("torch").cuda.is_available(), reason="checks a machine without CUDA")
+@pytest.mark.parametrize("field", ["device", "draft_device"])
+def test_cuda_on_a_machine_without_it_is_refused_before_loading(field):
+    # A target that does not exist: the device must be refused first, not by a CUDA
+    # assertion once the weights have loaded.
+    spec = EngineSpec(target="no/such/model", **{field: "cuda:0"})
+    with pytest.raises(InvalidInputError, match=rf"{field}='cuda:0' needs CUDA"):
+        ReferenceBackend().build(spec)
+
+
+@pytest.mark.parametrize(("lanes", "message"), [
+    ("bogus", r"lanes must be one of .* got 'bogus'"),
+    ("devices", r"lanes='devices' .* draft_device other than device='cpu', got draft_device=None"),
+])
+def test_bad_lanes_are_refused_before_loading(lanes, message):
+    with pytest.raises(InvalidInputError, match=message):
+        LLM("no/such/model", "no/such/draft", mode="psd", lanes=lanes)
+
+
+@pytest.mark.skipif(__import__("torch").cuda.is_available(), reason="checks a machine without CUDA")
+def test_cuda_streams_without_cuda_are_refused_before_loading():
+    with pytest.raises(InvalidInputError, match=r"lanes='cuda_streams' needs CUDA"):
+        LLM("no/such/model", "no/such/draft", mode="psd", lanes="cuda_streams")
+    # Lanes left to their default name the device the user gave, not the lanes it implies.
+    with pytest.raises(InvalidInputError, match=r"device='cuda' needs CUDA"):
+        LLM("no/such/model", "no/such/draft", mode="psd", device="cuda")
+
+
+@pytest.mark.parametrize(("call", "message"), [
+    (lambda llm: llm.generate([[4, 5]], {"max_new_tokens": 4}),
+     r"sampling_params must be a SamplingParams or a list of them, got \{'max_new_tokens': 4\}"),
+    (lambda llm: llm.generate([[4, 5]], [SamplingParams(), "greedy"]), r"sampling_params must be .* 'greedy'"),
+    (lambda llm: llm.generate(None), r"prompts must be .* got None"),
+    (lambda llm: llm.chat("hello"), r"messages must be a conversation .* got 'hello'"),
+])
+def test_wrong_argument_types_are_named(pair, call, message):
+    counted = CountingPair(pair)
+    llm = LLM(None, None, mode="sd", engines=pair)
+    with pytest.raises(InvalidInputError, match=message):
+        call(llm)
+    assert counted.calls == 0
