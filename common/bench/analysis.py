@@ -133,12 +133,19 @@ def _speedups(rows: list[dict[str, Any]], lane_model: CostModel) -> list[dict[st
 RATIO_PAIRS = (("psd", "sd"), ("psd", "ar"), ("flex", "sd"), ("flex", "ar"))
 
 
+def same_hardware(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    """Whether two rows ran on equal hardware: as many intra-op threads in total (None on a
+    GPU, whose speed they do not set) and as many devices (2 where the draft had its own;
+    files from before the field hold 1)."""
+    return a["threads_total"] == b["threads_total"] and a.get("devices", 1) == b.get("devices", 1)
+
+
 def _rival(row: dict[str, Any], candidates: list[dict[str, Any]]) -> tuple[dict[str, Any] | None, bool]:
     """The denominator row for ``row``: one at the same requests in flight (equal cores
     first) if any, else one at the same max_batch_size (unequal load). Returns (row, equal_load)."""
     same_load = [c for c in candidates if c["concurrency"] == row["concurrency"]]
     if same_load:
-        same_load.sort(key=lambda c: c["threads_total"] != row["threads_total"])
+        same_load.sort(key=lambda c: not same_hardware(c, row))
         return same_load[0], True
     same_batch = [c for c in candidates if c["batch_size"] == row["batch_size"]]
     return (same_batch[0], False) if same_batch else (None, False)
@@ -153,9 +160,11 @@ def ratio_label(pair: dict[str, Any]) -> str:
     else:
         where = (f"{num}/{den} at b={pair['batch_size']}, k={pair['k']}: UNEQUAL LOAD ({num} {pair['concurrency']} "
                  f"in flight, {den} {pair['denominator_concurrency']})")
-    threads = pair["threads"]
+    threads, devices = pair["threads"], pair.get("devices", [1, 1])
     if pair["equal_cores"]:
         return where + (f", {threads[0]} threads each" if threads[0] is not None else "")
+    if devices[0] != devices[1]:
+        return where + f", UNEQUAL HARDWARE ({num} {devices[0]} devices, {den} {devices[1]})"
     return where + f", UNEQUAL CORES ({num} {threads[0]} threads, {den} {threads[1]})"
 
 
@@ -168,7 +177,8 @@ def ratios(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     out = []
     for num_mode, den_mode in RATIO_PAIRS:
         for row in (r for r in pool if r["mode"] == num_mode and r["kind"] == "scheduler"):
-            candidates = [r for r in pool if r["mode"] == den_mode and r["k"] in (0, row["k"])]
+            # A denominator that emitted nothing (every request failed) gives no ratio.
+            candidates = [r for r in pool if r["mode"] == den_mode and r["k"] in (0, row["k"]) and r["tokens_per_second"] > 0]
             rival, equal_load = _rival(row, candidates)
             if rival is None:
                 continue
@@ -176,8 +186,9 @@ def ratios(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
                     "concurrency": row["concurrency"], "denominator_batch_size": rival["batch_size"],
                     "denominator_concurrency": rival["concurrency"],
                     "threads": [row["threads_total"], rival["threads_total"]],
+                    "devices": [row.get("devices", 1), rival.get("devices", 1)],
                     "ratio": row["tokens_per_second"] / rival["tokens_per_second"], "equal_load": equal_load,
-                    "equal_cores": row["threads_total"] == rival["threads_total"]}
+                    "equal_cores": same_hardware(row, rival)}
             pair["label"] = ratio_label(pair)
             out.append(pair)
     return out
@@ -211,10 +222,11 @@ def flex_bar(rows: list[dict[str, Any]], cold: dict[tuple[int, int], float] | No
         b, k = f["batch_size"], f["k"]
         entry: dict[str, Any] = {"batch_size": b, "k": k, "concurrency": f["concurrency"], "flex": f["tokens_per_second"],
                                  "flex_range": _reps_range(f), "bar": FLEX_BAR, "cold": (cold or {}).get((b, k))}
+        # Rivals that emitted nothing (every request failed) are no bar to hold flex to.
         fixed = [r for r in rows if r["kind"] in ("scheduler", "reference") and r["mode"] in ("ar", "sd", "psd")
-                 and r["k"] in (0, k)]
+                 and r["k"] in (0, k) and r["tokens_per_second"] > 0]
         same_concurrency = [r for r in fixed if r["concurrency"] == f["concurrency"]]
-        same_batch = _rows(rows, "scheduler", b, ("ar", "sd", "psd"), k)
+        same_batch = [r for r in _rows(rows, "scheduler", b, ("ar", "sd", "psd"), k) if r["tokens_per_second"] > 0]
         for name, rivals in (("same_batch", same_batch), ("same_concurrency", same_concurrency)):
             if not rivals:
                 entry[name] = None
@@ -224,8 +236,8 @@ def flex_bar(rows: list[dict[str, Any]], cold: dict[tuple[int, int], float] | No
             entry[name] = {"best_mode": best["mode"], "best_batch_size": best["batch_size"],
                            "best_tokens_per_second": best["tokens_per_second"], "best_range": _reps_range(best),
                            "ratio": ratio,
-                           "met": ratio >= FLEX_BAR, "equal_load": name == "same_concurrency",
-                           "equal_cores": best["threads_total"] == f["threads_total"],
+                           "met": ratio >= FLEX_BAR, "equal_load": best["concurrency"] == f["concurrency"],
+                           "equal_cores": same_hardware(best, f),
                            "beyond_spread": _beyond_spread(f, best)}
         out.append(entry)
     return out

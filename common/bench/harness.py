@@ -184,7 +184,7 @@ class Bench:
             [o.metrics["ttft"] for o in ok], [t0 + o.metrics["ttft"] for o in ok], wall, cfg.keep_steps,
         ))
         record["errors"] = len(outs) - len(ok)
-        if max_new_tokens is None and spec.kind == "scheduler":
+        if max_new_tokens is None and spec.kind == "scheduler" and spec.rep >= 0:  # not an untimed trial
             self.last_traces[spec.key] = llm.last_trace
             self.outputs[(spec.mode, record["concurrency"], spec.k, spec.rep)] = [o.token_ids for o in outs]
         return record
@@ -210,11 +210,14 @@ class Bench:
     def _record(self, spec: TrialSpec, n: int, lanes: str, threads: int | None) -> dict[str, Any]:
         overlapping = spec.kind != "peer" and lanes != "inline" and spec.mode != "ar"
         per_batch = SCHEDULERS[spec.mode].in_flight_per_batch if overlapping else 1
+        if self.config.device.startswith("cuda"):
+            threads = None  # the GPU sets the speed, not the host's intra-op threads
         return {
             "mode": spec.mode, "kind": spec.kind, "batch_size": spec.batch_size, "k": spec.k,
             "concurrency": per_batch * spec.batch_size, "rep": spec.rep, "order": 0,
             "num_requests": n, "lanes": lanes, "intra_op_threads": threads,
             "threads_total": None if threads is None else threads * (2 if lanes != "inline" else 1),
+            "devices": 2 if lanes == "devices" else 1,  # "devices": the draft on a device of its own
             "matches_reference": None,
         }
 
@@ -288,7 +291,7 @@ class Bench:
             bar.update(1)
         for spec in self._flex_learning_specs():
             bar.set_description(f"flex learning b={spec.batch_size} k={spec.k}")
-            record = self.run_trial(replace(spec, rep=-1), max_new_tokens=self.config.max_new_tokens)
+            record = self.run_trial(replace(spec, rep=-1))  # the timed trials' workload, output lengths included
             self.flex_cold[spec.batch_size, spec.k] = record["tokens_per_second"]
             bar.update(1)
 

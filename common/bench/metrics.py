@@ -135,6 +135,7 @@ def aggregate(trials: Sequence[dict[str, Any]]) -> dict[str, Any]:
     return {
         "mode": first["mode"], "kind": first["kind"], "batch_size": first["batch_size"], "k": first["k"],
         "concurrency": first["concurrency"], "reps": len(trials), "threads_total": first["threads_total"],
+        "devices": first.get("devices", 1),
         "tokens_per_second": statistics.median(tps), "tokens_per_second_min": min(tps),
         "tokens_per_second_max": max(tps), "decode_tokens_per_second": med("decode_tokens_per_second"),
         "latency": med_stats("latency"), "ttft": med_stats("ttft"), "acceptance_rate": med("acceptance_rate"),

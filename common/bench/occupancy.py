@@ -25,6 +25,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .analysis import same_hardware
+
 
 @dataclass(frozen=True)
 class TimeSplit:
@@ -71,7 +73,7 @@ def split_rows(trials: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
         rates = [s.busy_rate for s in splits if s.busy_rate is not None]
         rows.append({
             "mode": mode, "kind": kind, "batch_size": b, "k": k, "concurrency": t["concurrency"],
-            "threads_total": t["threads_total"],
+            "threads_total": t["threads_total"], "devices": t.get("devices", 1),
             "prefill": statistics.median(s.prefill for s in splits), "busy": statistics.median(s.busy for s in splits),
             "below": statistics.median(s.below for s in splits),
             "busy_rate": statistics.median(rates) if rates else None,
@@ -93,8 +95,11 @@ def lines(trials: Sequence[dict[str, Any]]) -> list[str]:
         base = ar.get(r["concurrency"])
         vs_ar = ""
         if base and r["busy_rate"] and r["mode"] != "ar":
-            cores = "" if r["threads_total"] == base["threads_total"] else \
-                f", UNEQUAL CORES: {r['threads_total']} threads against AR's {base['threads_total']}"
+            cores = ""
+            if r["devices"] != base["devices"]:
+                cores = f", UNEQUAL HARDWARE: {r['devices']} devices against AR's {base['devices']}"
+            elif not same_hardware(r, base):
+                cores = f", UNEQUAL CORES: {r['threads_total']} threads against AR's {base['threads_total']}"
             vs_ar = f" ({r['busy_rate'] / base['busy_rate']:.2f}x AR's{cores})"
         name = r["mode"] + ("*" if r["kind"] == "reference" else "")
         out.append(f"  {name:<5} b={r['batch_size']:<3} k={r['k']} {r['concurrency']:>3} in flight: "

@@ -149,12 +149,13 @@ def _flex_lines(bar: list[dict[str, Any]]) -> list[str]:
                  "holding as many requests as flex):"]
     for e in bar:
         parts = []
-        for name, label in (("same_concurrency", "same requests in flight"),
-                            ("same_batch", "same max_batch_size (UNEQUAL LOAD)")):
+        for name, label in (("same_concurrency", "same requests in flight"), ("same_batch", "same max_batch_size")):
             c = e[name]
             if c is None:
                 parts.append(f"{label}: -")
                 continue
+            if not c.get("equal_load", name == "same_concurrency"):  # the best row held another number of requests
+                label += " (UNEQUAL LOAD)"
             cores = "" if c.get("equal_cores", True) else " UNEQUAL CORES"
             parts.append(f"{label}: {c['ratio']:.2f}x vs {c['best_mode']} b={c['best_batch_size']} "
                          f"({c['best_tokens_per_second']:.1f} tok/s{_reps(c.get('best_range'))}){cores} "

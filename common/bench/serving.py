@@ -20,7 +20,7 @@ from typing import Any
 
 from ..backends import EnginePair
 from ..types import InvalidInputError
-from ..validation import require_out_dir
+from ..validation import require_number, require_out_dir
 from . import schema
 from .arrivals import ServingRequest, build_requests
 from .config import DEFAULT_DRAFT, DEFAULT_TARGET, LANES
@@ -78,6 +78,9 @@ class ServingConfig:
                 raise InvalidInputError(f"{name} must be an int >= 1, got {value!r}")
         if self.max_concurrency is not None and (not isinstance(self.max_concurrency, int) or self.max_concurrency < 1):
             raise InvalidInputError(f"max_concurrency must be an int >= 1 or None, got {self.max_concurrency!r}")
+        require_number("max_new_tokens_spread", self.max_new_tokens_spread, 0, 1, high_open=True)
+        require_number("burstiness", self.burstiness, 0, low_open=True)
+        require_number("temperature", self.temperature, 0)
         for name in ("slo_ttft", "slo_tpot"):
             value = getattr(self, name)
             if value is not None and not (isinstance(value, (int, float)) and value > 0):
@@ -173,8 +176,9 @@ def in_process_transport(config: ServingConfig, engines: EnginePair, mode: str) 
     transport = InProcessTransport(lambda: create_scheduler(mode, eng.target, eng.drafter, scheduler_config, llm.options,
                                                            memory=eng.memory), mode,
                                    threads=threads, temperature=config.temperature, seed=config.seed)
+    on_gpu = config.device.startswith("cuda")  # the GPU sets the speed, not the host's intra-op threads
     info = {"lanes": llm.lane_kind, "batch_size": config.batch_size(mode),
-            "threads_total": threads * (1 if inline else LANES)}
+            "threads_total": None if on_gpu else threads * (1 if inline else LANES)}
     return transport, info
 
 
@@ -226,7 +230,9 @@ class ServingBench:
             "batch_size": info["batch_size"], "k": cfg.k if drafts else 0, "threads_total": info["threads_total"],
             "lanes": info["lanes"], "rep": 0, "order": 0,
             **summarize(records, duration, cfg.slo_ttft, cfg.slo_tpot),
-            "acceptance_rate": summary.get("acceptance_rate") if summary.get("steps") and drafts else None,
+            # None, not 0, where nothing was drafted (one-token requests): there is no rate.
+            "acceptance_rate": summary.get("acceptance_rate") if summary.get("steps") and drafts
+            and any(s.proposed for s in trace.steps) else None,
             "matches_reference": None, "requests": [r.to_json(origin) for r in records],
         }
 

@@ -258,6 +258,7 @@ class HTTPTransport:
     async def send(self, request: ServingRequest) -> RequestRecord:
         record = RequestRecord(request.index, request.arrival, start=time.perf_counter())
         usage: dict[str, Any] | None = None
+        finished = False  # [DONE] or a finish_reason seen: a stream cut off before either is an error
         async with self._client.stream("POST", self.url, json=self.payload(request)) as resp:
             if resp.status_code != 200:
                 body = (await resp.aread()).decode(errors="replace")[:300]
@@ -268,13 +269,15 @@ class HTTPTransport:
                     continue
                 data = line[5:].strip()
                 if data == "[DONE]":
+                    finished = True
                     break
                 event = json.loads(data)
-                if "error" in event:
+                if event.get("error"):
                     record.error = f"server error: {event['error']}"
                     break
                 usage = event.get("usage") or usage
                 choices = event.get("choices") or []
+                finished = finished or bool(choices and choices[0].get("finish_reason"))
                 if choices and choices[0].get("text"):
                     record.chunk_times.append(time.perf_counter())
                     record.chunk_tokens.append(1)
@@ -287,4 +290,6 @@ class HTTPTransport:
             record.prompt_tokens = int(usage["prompt_tokens"])
         if record.error is None and not record.chunk_times:
             record.error = "the stream ended without any text"
+        if record.error is None and not finished:
+            record.error = "the stream was cut off: it ended with neither a finish_reason nor [DONE]"
         return record

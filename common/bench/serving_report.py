@@ -46,9 +46,13 @@ def render_serving(results: dict[str, Any]) -> str:
     slo = [f"TTFT <= {1000 * cfg['slo_ttft']:.0f} ms" if cfg.get("slo_ttft") else "",
            f"TPOT <= {1000 * cfg['slo_tpot']:.0f} ms" if cfg.get("slo_tpot") else ""]
     slo_text = " and ".join(s for s in slo if s) or "none given (goodput -)"
+    engines = results["engines"]
+    if cfg.get("base_url"):  # the server chose the models and k
+        serving = f"server={engines.get('server', cfg['base_url'])} model={engines.get('model') or '-'}"
+    else:
+        serving = f"target={engines.get('target', cfg.get('target'))} draft={engines.get('draft')} k={cfg['k']}"
     out = [f"minedraft bench-serving: {results['label']}",
-           f"target={results['engines'].get('target', cfg.get('target'))} draft={results['engines'].get('draft')} "
-           f"k={cfg['k']} prompts={cfg['num_prompts']} ({cfg['prompt_class']}) max_new_tokens={cfg['max_new_tokens']} "
+           f"{serving} prompts={cfg['num_prompts']} ({cfg['prompt_class']}) max_new_tokens={cfg['max_new_tokens']} "
            f"x[{1 - cfg['max_new_tokens_spread']:g}, {1 + cfg['max_new_tokens_spread']:g}] "
            f"arrivals: {'Poisson' if cfg['burstiness'] == 1 else 'gamma burstiness ' + str(cfg['burstiness'])}, "
            f"max concurrency {cfg['max_concurrency'] or '-'}",

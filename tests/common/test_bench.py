@@ -279,6 +279,16 @@ def test_ratios_pair_equal_requests_in_flight_and_label_the_rest():
     assert "UNEQUAL LOAD (PSD 4 in flight, SD 2)" in un["label"]
     rows[1]["threads_total"] = 1
     assert "UNEQUAL CORES (PSD 2 threads, SD 1)" in ratios(rows)[0]["label"]
+    # On a GPU the host's threads do not count (None in every row): one GPU each is equal
+    # hardware, a draft on a device of its own is not.
+    for r in rows:
+        r["threads_total"] = None
+    gpu = ratios(rows)[0]
+    assert gpu["equal_cores"] and gpu["label"] == "PSD/SD at 2 in flight, k=4 (PSD b=1, SD b=2)"
+    for r in rows:
+        r["devices"] = 2 if r["mode"] == "psd" else 1
+    two = ratios(rows)[0]
+    assert not two["equal_cores"] and two["label"].endswith("UNEQUAL HARDWARE (PSD 2 devices, SD 1)")
 
 
 def test_report_states_equal_load_ratios_first_and_labels_the_rest():
@@ -685,3 +695,49 @@ def test_conditions_record_steal_and_the_process_s_busy_cores(tmp_path, monkeypa
     missing = schema.cpu_clock(str(tmp_path / "absent"))
     assert missing.steal is None and schema.cpu_conditions(missing, missing)["steal_share"] is None
     assert "steal" not in footer_lines({"conditions": {}, "hardware": {}, "notes": [], "files": {}})[1]
+
+
+def test_a_mode_that_emits_nothing_still_gives_a_written_run(tmp_path):
+    # Every SD and PSD request fails (the drafter raises): their rows run at 0 tok/s, which
+    # must not divide a ratio or the flex bar; the run is written and its errors counted.
+    torch.set_num_threads(1)
+    engines = build_pair(tiny_llama(layers=1, hidden=32, seed=0), tiny_llama(layers=1, hidden=16, seed=1),
+                         max_batch_size=4)
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("draft engine crashed")
+
+    engines.drafter.propose = broken
+    config = BenchConfig(target="t", draft="d", modes=("ar", "sd", "psd", "flex"), in_flight=(2,), ks=(2,), repeats=1,
+                         max_new_tokens=4, calibrate=False, peers=False, cooperative=False, warmup=False,
+                         progress=False, out_dir=str(tmp_path), dtype="float64", sequential_threads=2, lane_threads=1)
+    results = run_bench(config, engines=engines)
+    by_mode = {t["mode"]: t for t in results["trials"]}
+    assert by_mode["ar"]["errors"] == 0 and by_mode["ar"]["tokens_per_second"] > 0
+    assert all(by_mode[m]["errors"] == by_mode[m]["num_requests"] for m in ("sd", "psd"))
+    assert all(p["denominator"] == "ar" for p in results["ratios"])  # none over a mode that emitted nothing
+    assert load(tmp_path / "results.json")["label"] == results["label"]
+
+
+def test_flex_learns_on_the_timed_trials_workload(tmp_path, monkeypatch):
+    # The untimed learning trial asks for the same output lengths as the timed trials
+    # (--max-new-tokens-spread included): its rate is reported beside theirs.
+    from minedraft import api
+
+    asked = []
+    generate = api.LLM.generate
+
+    def spy(self, prompts, params=None, **kwargs):
+        asked.append((self.mode, [p.max_new_tokens for p in params]))
+        return generate(self, prompts, params, **kwargs)
+
+    monkeypatch.setattr(api.LLM, "generate", spy)
+    torch.set_num_threads(1)
+    engines = build_pair(tiny_llama(layers=1, hidden=32, seed=0), tiny_llama(layers=1, hidden=16, seed=1),
+                         max_batch_size=4)
+    config = BenchConfig(target="t", draft="d", modes=("flex",), in_flight=(2,), ks=(2,), repeats=1, max_new_tokens=8,
+                         max_new_tokens_spread=0.5, calibrate=False, peers=False, cooperative=False, warmup=True,
+                         progress=False, out_dir=str(tmp_path), dtype="float64")
+    run_bench(config, engines=engines)
+    full = [lengths for mode, lengths in asked if len(lengths) > 2]  # the warm-up asks 2 requests for 4 tokens
+    assert len(full) == 2 and full[0] == full[1] and len(set(full[0])) > 1

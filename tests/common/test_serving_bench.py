@@ -133,6 +133,13 @@ def test_in_process_serving_answers_every_request_with_ar_greedy_tokens(engines,
     assert {r["mode"]: r["k"] for r in results["runs"]} == {"ar": 0, "sd": 2, "psd": 2, "flex": 2}
 
 
+def test_one_token_requests_draft_nothing_and_have_no_acceptance_rate(engines, tmp_path):
+    results = ServingBench(_config(tmp_path, modes=("sd",), request_rates=(math.inf,), num_prompts=2,
+                                   max_new_tokens=1, max_new_tokens_spread=0.0), engines).run()
+    (run,) = results["runs"]
+    assert run["completed"] == 2 and run["acceptance_rate"] is None  # not 0: nothing was drafted
+
+
 def test_in_process_errors_reach_the_client_and_are_counted(engines):
     config = _config(".", modes=("sd",))
     transport, _ = in_process_transport(config, engines, "sd")
@@ -159,6 +166,11 @@ def test_serving_config_names_bad_fields():
         ServingConfig(request_rates=(0.0,))
     with pytest.raises(InvalidInputError, match="modes must be distinct"):
         ServingConfig(modes=("sd", "warp"))
+    # Refused up front, not after the engines are built and warmed up.
+    for field, value, message in [("max_new_tokens_spread", 1.0, r"in \[0, 1\), got 1.0"),
+                                  ("burstiness", 0, r"> 0, got 0"), ("temperature", -1, r">= 0, got -1")]:
+        with pytest.raises(InvalidInputError, match=rf"{field} must be a number {message}"):
+            ServingConfig(**{field: value})
 
 
 def test_an_output_folder_that_cannot_be_made_is_refused_before_the_run(tmp_path):
@@ -176,7 +188,8 @@ def test_an_output_folder_that_cannot_be_made_is_refused_before_the_run(tmp_path
 class _SSEHandler(BaseHTTPRequestHandler):
     """A tiny OpenAI-compatible /v1/completions: streams one chunk per token (the token text
     is 't<i>'), then usage and [DONE]. Prompt 'fail-http' answers 500; 'fail-stream' sends
-    an error event mid-stream."""
+    an error event mid-stream; 'cut-off' closes the connection after two chunks; 'null-error'
+    carries ``"error": null`` on every chunk, as some servers do."""
 
     def log_message(self, *args):  # keep pytest output clean
         pass
@@ -196,7 +209,10 @@ class _SSEHandler(BaseHTTPRequestHandler):
             if body["prompt"] == "fail-stream" and i == 2:
                 self._event({"error": {"message": "out of memory"}})
                 return
-            self._event({"choices": [{"index": 0, "text": f"t{i}"}]})
+            if body["prompt"] == "cut-off" and i == 2:
+                return  # HTTP/1.0: the connection closes, the body ends with no usage and no [DONE]
+            extra = {"error": None} if body["prompt"] == "null-error" else {}
+            self._event({"choices": [{"index": 0, "text": f"t{i}"}], **extra})
         self._event({"choices": [], "usage": {"prompt_tokens": 3, "completion_tokens": body["max_tokens"]}})
         self.wfile.write(b"data: [DONE]\n\n")
 
@@ -217,7 +233,7 @@ def server():
 
 
 def test_http_transport_answers_every_request_and_surfaces_errors(server):
-    texts = ["hello", "fail-http", "world", "fail-stream"]
+    texts = ["hello", "fail-http", "world", "fail-stream", "cut-off", "null-error"]
     requests = [ServingRequest(i, 0.01 * i, (), t, 4 + i) for i, t in enumerate(texts)]
     transport = HTTPTransport(server, model="m", timeout=10)
 
@@ -229,12 +245,14 @@ def test_http_transport_answers_every_request_and_surfaces_errors(server):
             await transport.close()
 
     records, _, _ = asyncio.run(go())
-    assert [r.index for r in records] == [0, 1, 2, 3]
+    assert [r.index for r in records] == [0, 1, 2, 3, 4, 5]
     assert records[0].ok and records[0].output_tokens == 4 and len(records[0].chunk_times) == 4
     assert records[2].ok and records[2].output_tokens == 6 and records[2].prompt_tokens == 3
     assert records[1].error.startswith("HTTP 500") and "boom" in records[1].error
     assert "out of memory" in records[3].error
-    assert summarize(records, 1.0)["errors"] == 2
+    assert "cut off" in records[4].error and len(records[4].chunk_times) == 2  # not a completed request
+    assert records[5].ok and records[5].output_tokens == 9
+    assert summarize(records, 1.0)["errors"] == 3
     assert transport.payload(requests[0])["max_tokens"] == 4 and transport.payload(requests[0])["ignore_eos"]
 
 
@@ -249,7 +267,8 @@ def test_http_sweep_writes_the_same_schema_and_fails_on_errors(server, tmp_path,
         ("toy", "http", 50.0), ("toy", "http", None)]
     assert all(r["completed"] == 5 and r["good_requests"] == 5 and r["k"] == 0 for r in results["runs"])
     assert results["conditions"]["process_cores"] is None  # the engine's cores are the server's, not the client's
-    assert "toy" in capsys.readouterr().out
+    printed = capsys.readouterr().out
+    assert "toy" in printed and f"server={server} model=-" in printed and "target=" not in printed
     dead = main(["bench-serving", "--base-url", "http://127.0.0.1:9", "--request-rates", "inf", "--num-prompts", "2",
                  "--max-new-tokens", "2", "--out", str(tmp_path / "dead"), "--no-progress", "--no-warmup"])
     assert dead == 1  # connection refused: every request carries the error, the command fails
@@ -276,3 +295,8 @@ def test_serving_schema_names_missing_fields():
         validate_serving({**good, "runs": [{}]})
     with pytest.raises(InvalidInputError, match="results.schema must be"):
         validate_serving({**good, "schema": "minedraft.bench"})
+    # A serving file handed to the bench's reader (minedraft compare) is named as such.
+    from minedraft.bench.schema import validate
+
+    with pytest.raises(InvalidInputError, match=r"results.schema must be 'minedraft.bench', got 'minedraft.bench_serving'"):
+        validate(good)
