@@ -30,6 +30,17 @@ class RequestOutput:
     metrics: dict[str, float] = field(default_factory=dict)
 
 
+def _is_token_id(value: object) -> bool:
+    """An integer (numpy's and 0-d tensors' too), not a bool: ``True`` is no token id."""
+    if isinstance(value, bool):
+        return False
+    try:
+        operator.index(value)
+    except TypeError:
+        return False
+    return True
+
+
 def default_lanes(mode: str, device: str, draft_device: str | None) -> str:
     """Overlapping modes get concurrent lanes; sequential ones run inline."""
     if not SCHEDULERS[mode].overlapping:
@@ -112,12 +123,13 @@ class LLM:
             if self.tokenizer is None:
                 raise InvalidInputError(f"{name} is text but the engine has no tokenizer; pass token ids")
             return list(self.tokenizer.encode(prompt))
+        if not isinstance(prompt, Iterable):
+            raise InvalidInputError(f"{name} must be a text or a list of token ids, got {prompt!r}")
         ids = []
         for j, tok in enumerate(prompt):
-            try:
-                ids.append(operator.index(tok))
-            except TypeError:
-                raise InvalidInputError(f"{name}[{j}] must be an int token id, got {tok!r}") from None
+            if not _is_token_id(tok):
+                raise InvalidInputError(f"{name}[{j}] must be an int token id, got {tok!r}")
+            ids.append(operator.index(tok))
         return ids
 
     def chat_prompt(self, conversation: Sequence[Mapping[str, str]], index: int = 0) -> str:
@@ -165,9 +177,9 @@ class LLM:
     ) -> list[RequestOutput]:
         if isinstance(prompts, Mapping) or not isinstance(prompts, Iterable):
             raise InvalidInputError(f"prompts must be a text, a list of token ids or a list of either, got {prompts!r}")
-        if isinstance(prompts, str) or (prompts and isinstance(prompts[0], int)):
-            prompts = [prompts]  # type: ignore[list-item]
-        prompts = list(prompts)
+        prompts = [prompts] if isinstance(prompts, str) else list(prompts)  # type: ignore[list-item]
+        if prompts and _is_token_id(prompts[0]):  # one prompt given as token ids
+            prompts = [prompts]
         params = sampling_params if sampling_params is not None else SamplingParams()
         if isinstance(params, SamplingParams):
             params_list = [params] * len(prompts)

@@ -21,7 +21,11 @@ from .types import Branch, BranchSpec, DraftBlock, DraftTree, RequestState, Veri
 
 @runtime_checkable
 class Drafter(Protocol):
-    """Proposes draft tokens from committed prefixes."""
+    """Proposes draft tokens from committed prefixes.
+
+    Optional: ``max_context`` (int), the drafter's context window where it is shorter than
+    the target's; schedulers then never ask it to draft past it (a request beyond it is
+    verified without a draft)."""
 
     vocab_size: int
 

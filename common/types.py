@@ -101,9 +101,9 @@ class RequestState:
     def __post_init__(self) -> None:
         if not self.prompt_ids:
             raise _invalid("prompt", self.prompt_ids, "must contain at least one token")
-        if self.params.seed is not None:
-            self.draft_generator = torch.Generator().manual_seed(self.params.seed * 2 + 1)
-            self.verify_generator = torch.Generator().manual_seed(self.params.seed * 2)
+        if self.params.seed is not None:  # any int: torch takes seeds modulo 2**64
+            self.draft_generator = torch.Generator().manual_seed((self.params.seed * 2 + 1) % 2**64)
+            self.verify_generator = torch.Generator().manual_seed((self.params.seed * 2) % 2**64)
 
     @property
     def committed_ids(self) -> list[int]:

@@ -33,15 +33,6 @@ class TreeEagleDrafter(EagleTreeDrafterMixin, EagleDrafter):
     """The EAGLE drafter with ``propose_tree``."""
 
 
-def _max_context(model: Any) -> int:
-    config = model.config
-    for attr in ("max_position_embeddings", "n_positions", "max_sequence_length"):
-        value = getattr(config, attr, None)
-        if isinstance(value, int) and value > 0:
-            return value
-    return 2048
-
-
 def _eos_ids(model: Any, tokenizer: Any) -> tuple[int, ...]:
     ids: set[int] = set()
     for source in (getattr(model, "generation_config", None), model.config, tokenizer):
@@ -150,7 +141,7 @@ class ReferenceBackend:
             runner = ModelRunner(draft_model, max_slots=slots)
             check_same_vocabulary(tokenizer, draft_tok, target_runner.vocab_size, runner.vocab_size)
             drafter = TreeParticleDrafter(runner)
-        target = TreeParticleTarget(target_runner, max_context=_max_context(target_model), feature_store=store)
+        target = TreeParticleTarget(target_runner, max_context=target_runner.max_context or 2048, feature_store=store)
         return EnginePair(
             target=target,
             drafter=drafter,

@@ -185,6 +185,11 @@ def propose_loop(
 class ReferenceDrafter(_RunnerEngine):
     """Autoregressive drafting with the draft model, sampled from the processed q."""
 
+    @property
+    def max_context(self) -> int | None:
+        """The draft model's own window: schedulers draft no further (``Drafter``)."""
+        return self.runner.max_context
+
     def propose(
         self,
         requests: Sequence[RequestState],

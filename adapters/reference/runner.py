@@ -110,6 +110,19 @@ class SlotOwner:
             self._free.append(slot)
 
 
+def max_context_of(model: torch.nn.Module) -> int | None:
+    """The model's context window from its config (2048 where the config names none; None
+    for a model without a transformers config, such as minedraft's own drafts)."""
+    config = getattr(model, "config", None)
+    if config is None:
+        return None
+    for attr in ("max_position_embeddings", "n_positions", "max_sequence_length"):
+        value = getattr(config, attr, None)
+        if isinstance(value, int) and value > 0:
+            return value
+    return 2048
+
+
 class ModelRunner(SlotOwner):
     """Owns a model, its slot cache and the per-request record of cached tokens."""
 
@@ -127,6 +140,7 @@ class ModelRunner(SlotOwner):
         self._head = model.get_output_embeddings()
         # A token-mapped draft head computes a subset but returns full-vocabulary logits.
         self.vocab_size = int(getattr(self._head, "vocab_size", None) or self._head.weight.shape[0])
+        self.max_context = max_context_of(model)
 
 
     def truncate(self, request_id: str, length: int) -> None:

@@ -174,6 +174,11 @@ class FlexSettings:
     def __post_init__(self) -> None:
         if self.ks is not None:
             require_ints("FlexSettings.ks", self.ks, 1)
+            object.__setattr__(self, "ks", tuple(self.ks))  # settings key the policy kept per engine pair
+        if isinstance(self.schedule, str) or not isinstance(self.schedule, (list, tuple)) \
+                or any(not isinstance(e, (list, tuple)) or len(e) != 2 for e in self.schedule):
+            raise InvalidInputError(f"FlexSettings.schedule must be a list of (mode, k) pairs, got {self.schedule!r}")
+        object.__setattr__(self, "schedule", tuple(tuple(e) for e in self.schedule))
         require_number("FlexSettings.margin", self.margin, 0)
         require_number("FlexSettings.explore_gap", self.explore_gap, 0, 1)
         require_number("FlexSettings.ar_probe_gap", self.ar_probe_gap, 0, 1)
@@ -305,6 +310,11 @@ class FlexPolicy:
         # Costs and step predictions already computed in the decision under way (None outside
         # one): a decision prices every (mode, k) candidate, most of them several times.
         self._memo: dict[tuple, object] | None = None
+
+    def start_run(self) -> None:
+        """A new scheduler (a ``generate`` call, a bench trial) runs on this policy: what was
+        measured is kept, and a fixed schedule starts again from its first entry."""
+        self._schedule_pos = 0
 
     # -- observations (fed by the scheduler from its StepRecords and draft calls) --------
     def observe_draft(self, family: str, batch: int, forwards: int, seconds: float) -> None:

@@ -20,7 +20,7 @@ from ..protocols import Drafter, Target
 from ..rules.verification import verify
 from ..trace import StepRecord, Trace
 from ..types import DraftBlock, FinishReason, InvalidInputError, RequestState, VerifyOutcome
-from ..validation import require_int
+from ..validation import require_int, require_number
 from .options import DraftOptions, ModeOptions
 
 
@@ -40,6 +40,7 @@ class SchedulerConfig:
     def __post_init__(self) -> None:
         require_int("num_speculative_tokens", self.num_speculative_tokens, 1)
         require_int("max_batch_size", self.max_batch_size, 1)
+        require_number("step_timeout", self.step_timeout, 0, low_open=True)
         require_lanes_available(self.lanes)  # checked here, before any engine is built on it
         require_int("intra_op_threads", self.intra_op_threads, 1, optional=True)
 
@@ -70,6 +71,9 @@ class Scheduler:
             )
         self.target = target
         self.drafter = drafter
+        # A drafter may declare its own context window (``Drafter.max_context``); wrappers that
+        # modes put around it later do not hide it.
+        self._draft_context: int | None = getattr(drafter, "max_context", None)
         self.config = config
         self.lanes = LanePair(config.lanes, config.intra_op_threads)
         self.trace = Trace()
@@ -128,8 +132,10 @@ class Scheduler:
         return self.options.draft_confidence_threshold if isinstance(self.options, DraftOptions) else None
 
     def max_draft_len(self, req: RequestState, k: int) -> int:
-        """Never draft past what the request may still emit or the context can hold."""
-        room = self.target.max_context - req.num_committed - 1
+        """Never draft past what the request may still emit or the context (the target's, and
+        the drafter's where it declares a shorter one) can hold."""
+        window = min(self.target.max_context, self._draft_context or self.target.max_context)
+        room = window - req.num_committed - 1
         return max(0, min(k, req.remaining_tokens - 1, room))
 
     def wait(self, future: Future, batch: Sequence[RequestState], what: str):
@@ -192,7 +198,10 @@ class Scheduler:
         if tok in p.stop_token_ids:
             return FinishReason.STOP
         if p.stop and self.config.detokenize is not None:
-            text = self.config.detokenize(req.output_ids[-16:])
+            # Enough tokens to hold the longest stop string (a token is at least a character,
+            # bar a few that decode to nothing on their own) wherever the new token ends it.
+            window = max(len(s) for s in p.stop) + 16
+            text = self.config.detokenize(req.output_ids[-window:])
             if any(s in text for s in p.stop):
                 return FinishReason.STOP
         if len(req.output_ids) >= p.max_new_tokens:

@@ -153,7 +153,12 @@ class FlexScheduler(ParallelSpeculativeScheduler):
         self._regime = "overlapped"
         self.seq_lanes = LanePair("inline")
         assert self.drafter is not None
-        self.policy = remembered_policy(memory, self.config.num_speculative_tokens, self.options.settings())
+        try:
+            self.policy = remembered_policy(memory, self.config.num_speculative_tokens, self.options.settings())
+        except BaseException:
+            self.lanes.close()  # started by the base class: no threads left behind, the thread count restored
+            raise
+        self.policy.start_run()
         self.drafter = ConfidenceDrafter(self.drafter, self.draft_threshold)
         self.decisions: list[Decision] = []
         self._k = self.config.num_speculative_tokens

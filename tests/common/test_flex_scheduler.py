@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from minedraft import RequestState, SamplingParams, SchedulerConfig, create_scheduler
+from minedraft import InvalidInputError, RequestState, SamplingParams, SchedulerConfig, create_scheduler
 from minedraft.rules.cost_model import CostModel, expected_tokens
 from minedraft.rules.flex_policy import FlexPolicy, FlexSettings
 
@@ -394,3 +394,25 @@ def test_steps_flag_the_drafters_catch_up_after_ar_steps():
     steps = sched.trace.steps[:3 * len(plan)]
     assert [s.mode for s in steps] == [f"flex:{m}" for m, _ in plan] * 3
     assert [s.draft_prefill for s in steps] == [i % len(plan) == 4 for i in range(len(steps))]
+
+
+def test_a_fixed_schedule_starts_from_its_first_entry_in_every_run():
+    # The policy (and what it measured) is kept per engine pair across runs; a fixed plan
+    # is not carried on from where the last run left it.
+    memory: dict = {}
+    config = SchedulerConfig(num_speculative_tokens=2, max_batch_size=2, lanes="threads", intra_op_threads=1)
+    plans = []
+    for _ in range(3):
+        sched = create_scheduler("flex", FakeTarget(), FakeDrafter(), config,
+                                 {"schedule": [("sd", 2), ("ar", 0), ("ar", 0)]}, memory=memory)
+        run_to_end(sched, requests(1, max_new=(12,)))
+        plans.append([d.mode for d in sched.decisions])
+    assert len(memory) == 1 and plans[0] == plans[1] == plans[2] and plans[0][:3] == ["sd", "ar", "ar"]
+
+
+def test_flex_settings_given_as_lists_are_kept_as_tuples_and_bad_plans_are_named():
+    settings = FlexSettings(ks=[2, 4], schedule=[["psd", 3], ("ar", 0)])
+    assert settings.ks == (2, 4) and settings.schedule == (("psd", 3), ("ar", 0))
+    hash(settings)  # the key of the policy kept per engine pair
+    with pytest.raises(InvalidInputError, match=r"FlexSettings.schedule must be a list of \(mode, k\) pairs, got 'psd:3'"):
+        FlexSettings(schedule="psd:3")

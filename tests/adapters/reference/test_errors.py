@@ -198,3 +198,24 @@ def test_wrong_argument_types_are_named(pair, call, message):
     with pytest.raises(InvalidInputError, match=message):
         call(llm)
     assert counted.calls == 0
+
+
+@pytest.mark.parametrize("value", [0, -1, float("nan"), "10"])
+def test_step_timeout_is_checked_up_front(pair, value):
+    with pytest.raises(InvalidInputError, match=r"step_timeout must be a number > 0, got"):
+        LLM(None, None, mode="psd", engines=pair, step_timeout=value)
+
+
+def test_prompts_as_numpy_ids_and_any_int_seed(pair):
+    import numpy as np
+
+    llm = LLM(None, None, mode="sd", engines=pair)
+    greedy = SamplingParams(max_new_tokens=3)
+    expected = llm.generate([[5, 6]], greedy)[0].token_ids
+    for prompts in ([np.int64(5), np.int64(6)], np.array([5, 6]), [np.array([5, 6])], iter([[5, 6]])):
+        assert llm.generate(prompts, greedy)[0].token_ids == expected
+    with pytest.raises(InvalidInputError, match=r"prompts\[0\]\[0\] must be an int token id, got True"):
+        llm.generate([[True, 6]], greedy)
+    for seed in (2**63, 2**64, -(2**70)):  # torch takes seeds modulo 2**64: no overflow
+        out = llm.generate([[5, 6]], SamplingParams(temperature=1.0, seed=seed, max_new_tokens=3))[0]
+        assert out.error is None and len(out.token_ids) == 3

@@ -68,6 +68,52 @@ def test_stops_at_eos_and_stop_token_ids(models, ar_reference):
         assert outs[0].finish_reason == "stop"
 
 
+def _word_tokenizer(vocab_size: int):
+    """A word-level tokenizer over the tiny models' vocabulary: token i is the word 'w<i>'."""
+    from tokenizers import Tokenizer
+    from tokenizers.models import WordLevel
+    from tokenizers.pre_tokenizers import Whitespace
+    from transformers import PreTrainedTokenizerFast
+
+    words = ["[UNK]", "[EOS]"] + [f"w{i}" for i in range(2, vocab_size)]
+    backend = Tokenizer(WordLevel({w: i for i, w in enumerate(words)}, unk_token="[UNK]"))
+    backend.pre_tokenizer = Whitespace()
+    return PreTrainedTokenizerFast(tokenizer_object=backend, unk_token="[UNK]", eos_token="[EOS]")
+
+
+@pytest.mark.parametrize("mode", ["ar", "sd", "psd"])
+def test_a_stop_string_stops_the_request_where_its_text_ends(models, mode):
+    # Stop strings spanning a few tokens and many (20 words, about 80 characters): the
+    # request ends at the token that completes the string, accepted draft or not.
+    from minedraft.adapters.reference import ReferenceBackend
+    from minedraft.backends import EngineSpec
+
+    target, _, close = models
+    tok = _word_tokenizer(target.config.vocab_size)
+    pair = ReferenceBackend().build(EngineSpec(target=target, draft=None if mode == "ar" else close,
+                                               dtype="float64", tokenizer=tok))
+    free, _ = generate(pair, mode, [PROMPTS[0]], SamplingParams(max_new_tokens=30, ignore_eos=True),
+                       num_speculative_tokens=4)
+    for n in (3, 20):
+        stop = tok.decode(free[0].token_ids[:n])
+        outs, _ = generate(pair, mode, [PROMPTS[0]], SamplingParams(max_new_tokens=30, ignore_eos=True, stop=[stop]),
+                           num_speculative_tokens=4)
+        assert (outs[0].token_ids, outs[0].finish_reason) == (free[0].token_ids[:n], "stop"), n
+
+
+@pytest.mark.parametrize("mode", ["sd", "psd", "flex", "tree"])
+def test_a_draft_with_a_shorter_window_stops_drafting_at_its_end(mode):
+    # GPT-2's learned positions end at the draft's window (20) well before the target's
+    # (64): past it requests are verified without drafts, never failed, and match AR.
+    from conftest import tiny_gpt2
+
+    pair = build_pair(tiny_gpt2(seed=0, max_pos=64), tiny_gpt2(layers=1, hidden=32, seed=1, max_pos=20))
+    prompts, params = [[4] * 30, [5, 6]], SamplingParams(max_new_tokens=30)
+    expected = [o.token_ids for o in generate(pair, "ar", prompts, params)[0]]
+    outs, _ = generate(pair, mode, prompts, params, num_speculative_tokens=3)
+    assert [(o.error, o.token_ids) for o in outs] == [(None, e) for e in expected]
+
+
 @pytest.mark.parametrize("mode", ["sd", "psd"])
 def test_requests_joining_and_cancelled_mid_run(models, ar_reference, mode):
     """Continuous batching: requests arrive between steps; one is cancelled; the rest match AR."""
