@@ -66,13 +66,16 @@ def run(args: argparse.Namespace) -> int:
     else:
         outputs = llm.generate(prompts, params)
     summary = llm.last_trace.summary()
-    for out in outputs:
+    for prompt, out in zip(prompts, outputs):
         if args.json:
             print(json.dumps({"request_id": out.request_id, "text": out.text, "token_ids": out.token_ids,
                               "finish_reason": out.finish_reason, "error": out.error, **out.metrics}))
         else:
             print(f"--- {out.request_id} ({out.finish_reason}, {len(out.token_ids)} tokens)")
-            print((out.prompt or "") + (out.text or ""))
+            if args.chat:  # the user's message and the answer, not the chat template around them
+                print(f"> {prompt}\n{out.text or ''}")
+            else:
+                print((out.prompt or "") + (out.text or ""))
             if out.error:
                 print(f"error: {out.error}")
     if not args.json:
