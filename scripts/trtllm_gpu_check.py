@@ -172,6 +172,10 @@ def main(argv: list[str] | None = None) -> int:
 
         gpu = torch.cuda.get_device_name(0)
         pair = run_pair(args)
+        import gc
+
+        gc.collect()  # the pair's models, freed before the server's process claims the GPU
+        torch.cuda.empty_cache()
         served = "skipped" if args.skip_serve else f"{serve_check(args)}/3"
     except CheckFailed as exc:
         print(f"trtllm_gpu_check: FAILED: {exc}", file=sys.stderr)

@@ -188,7 +188,9 @@ class _PSDDrafterMethods:
     # -- pieces ----------------------------------------------------------------------------
     def _ensure_pipeline(self) -> DraftPipeline:
         if self._pipeline is None:
-            core = self._core if self._core is not None else self._factory()  # type: ignore[misc]
+            # The model built for the KV-cache estimation executor serves the real one too:
+            # built again, two copies would be resident while the second loads.
+            core = self._core if self._core is not None else self._built or self._factory()  # type: ignore[misc]
             if not isinstance(core, CoreDrafter):
                 raise InvalidInputError(f"drafter_factory must return a minedraft Drafter, got {type(core).__name__}")
             vocab = self._options["vocab_size"]

@@ -30,13 +30,39 @@ def test_drafter_survives_the_kv_cache_estimation_executor(trtllm, trt_models, l
     resource manager, hence the drafter), then serves with the same objects."""
     target, _, close = trt_models
     spec = speculative_config(build_pair(target, close).drafter, num_speculative_tokens=K, lane=lane)
-    ex = trt.create_py_executor(target, spec, max_batch_size=3, estimate_kv_cache=False)
+    ex = trt.create_py_executor(target, spec, max_batch_size=3, estimate_kv_cache=True)
     requests = _requests()
     _serve_requests(ex, requests)
     assert [r.get_tokens(0)[r.prompt_len:] for r in requests] == _plain_ar(target)
     assert spec.drafter.stats()["attached_requests"] > 0
     ex.shutdown()  # LLM.shutdown: the drafter closes again and keeps its numbers
     assert spec.drafter.stats()["attached_requests"] > 0 and spec.drafter._pipeline is None
+
+
+def test_a_draft_built_by_its_factory_is_built_once_across_the_estimation_pass(trtllm, trt_models):
+    # The estimation executor's shutdown closes the pipeline, not the model: a second build
+    # would hold two copies while it loads (out of memory at trtllm-serve's default 0.9).
+    from minedraft.backends import register_backend
+
+    target, _, close = trt_models
+    builds = []
+
+    class CountingBackend:
+        name = "counting-trt-draft"
+
+        def build(self, spec):
+            builds.append(spec.draft)
+            return build_pair(spec.target, spec.draft)
+
+    register_backend("counting-trt-draft", CountingBackend)
+    spec = speculative_config(draft_model=close, draft_backend="counting-trt-draft", num_speculative_tokens=K,
+                              lane="inline")
+    ex = trt.create_py_executor(target, spec, max_batch_size=3, estimate_kv_cache=True)
+    requests = _requests()
+    _serve_requests(ex, requests)
+    assert [r.get_tokens(0)[r.prompt_len:] for r in requests] == _plain_ar(target)
+    ex.shutdown()
+    assert len(builds) == 1
 
 
 def test_a_shut_down_drafter_serves_a_second_executor_from_scratch(trtllm, trt_models):
