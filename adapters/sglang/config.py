@@ -137,6 +137,18 @@ def _get(args: Any, name: str, default: Any = None) -> Any:
     return getattr(args, name, default)
 
 
+def decode_graphs_on(args: Any) -> bool:
+    """Whether SGLang captures decode CUDA graphs: the resolved ``cuda_graph_config``'s
+    decode backend (0.5.23; the deprecated ``--disable-cuda-graph`` is only one of the
+    flags it resolves), else that flag where no config was resolved."""
+    config = _get(args, "cuda_graph_config")
+    decode = config.get("decode") if isinstance(config, Mapping) else getattr(config, "decode", None)
+    backend = decode.get("backend") if isinstance(decode, Mapping) else getattr(decode, "backend", None)
+    if backend is not None:
+        return backend != "disabled"
+    return not _get(args, "disable_cuda_graph", False)
+
+
 def validate_server_args(args: Any, environ: Mapping[str, str] | None = None) -> None:
     """Reject combinations MINEDRAFT cannot run, all problems in one message."""
     problems: list[str] = []
@@ -169,10 +181,17 @@ def validate_server_args(args: Any, environ: Mapping[str, str] | None = None) ->
         "speculative_adaptive": "--speculative-adaptive",
         "enable_multi_layer_eagle": "--enable-multi-layer-eagle",
         "enable_dp_attention": "--enable-dp-attention",
+        # Captured per forward by STANDALONE's verify; the merged sub-batch results carry neither.
+        "enable_return_routed_experts": "--enable-return-routed-experts",
+        "enable_return_indexer_topk": "--enable-return-indexer-topk",
     }
     for field, flag in unsupported.items():
         if _get(args, field):
             problems.append(f"{flag} is not supported with MINEDRAFT")
+    # SGLang 0.5.23 resolves --enable-dp-attention into --attn-dp-size (and clears the flag).
+    attn_dp = _get(args, "attn_dp_size", 1) or 1
+    if attn_dp != 1:
+        problems.append(f"--attn-dp-size must be 1 with MINEDRAFT (attention data parallelism), got {attn_dp!r}")
     pp_size = _get(args, "pp_size", 1) or 1
     if pp_size != 1:
         problems.append(f"--pp-size must be 1 with MINEDRAFT, got {pp_size!r}")
@@ -182,9 +201,14 @@ def validate_server_args(args: Any, environ: Mapping[str, str] | None = None) ->
     if _get(args, "speculative_token_map"):
         problems.append("--speculative-token-map is not supported with MINEDRAFT")
     try:
-        options_from_env(environ)
+        options = options_from_env(environ)
     except InvalidInputError as exc:
         problems.append(str(exc))
+    else:
+        tp_size = _get(args, "tp_size", 1) or 1
+        if options.lanes == "threads" and tp_size != 1:
+            problems.append(f"{ENV_LANES}=threads needs --tp-size 1 (the draft thread runs outside SGLang's "
+                            f"tensor-parallel context), got {tp_size!r}")
     if problems:
         raise InvalidInputError(f"--speculative-algorithm {ALGORITHM}: " + "; ".join(problems))
 

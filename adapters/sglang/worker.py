@@ -35,6 +35,7 @@ from concurrent.futures import Future
 from typing import Any
 
 import torch
+from sglang.srt.configs.hybrid_arch import mambaish_config
 from sglang.srt.layers.moe.utils import speculative_moe_a2a_backend_context, speculative_moe_backend_context
 from sglang.srt.model_executor.forward_batch_info import ForwardMode
 from sglang.srt.speculative.eagle_worker_common import build_eagle_verify_input, prepare_for_draft
@@ -45,7 +46,14 @@ from minedraft.lanes import ThreadLane
 from minedraft.psd_state import DraftStore, plan_split
 
 from .batching import assemble_tokens, has_penalties, merge_results, row_keys, shared_workspaces, sub_batch
-from .config import DEFAULT_LANES, ENV_LANE_THREADS, options_from_env, write_stats
+from .config import (
+    DEFAULT_LANES,
+    ENV_LANE_THREADS,
+    ENV_LANES,
+    decode_graphs_on,
+    options_from_env,
+    write_stats,
+)
 
 logger = logging.getLogger(__name__)
 _NO_COPY = "SGLANG_EAGER_INPUT_NO_COPY"
@@ -57,11 +65,14 @@ class MineDraftWorker(StandaloneWorkerV2):
         super().__init__(server_args, gpu_id, nccl_port, target_worker)
         if self.topk != 1:
             raise RuntimeError(f"MINEDRAFT needs speculative_eagle_topk == 1, got {self.topk}")
+        # Hybrid (Mamba / linear-attention) targets keep recurrent state that verification
+        # commits; PSD's sub-batches are not checked against it: STANDALONE serves them.
+        self._hybrid = mambaish_config(self._target_worker.model_runner.model_config) is not None
         self.store: DraftStore = DraftStore()
         self.psd_stats: Counter = Counter()
         self._side_stream = None
         self._draft_thread: ThreadLane | None = None
-        self.lanes = self.options.lanes or DEFAULT_LANES.get(torch.device(self.device).type, "inline")
+        self.lanes = self._choose_lanes(server_args)
         if self.lanes in ("threads", "cuda_streams"):
             self._own_forward_inputs()
         if self.lanes == "threads":
@@ -73,6 +84,28 @@ class MineDraftWorker(StandaloneWorkerV2):
                     f"CUDA streams, but the device is {self.device!r}; set MINEDRAFT_SGLANG_LANES=inline"
                 )
             self._side_stream = torch.cuda.Stream(device=self.device)
+
+    def _choose_lanes(self, server_args: Any) -> str:
+        """The lane kind: the environment's, else by device. SGLang coalesces the graph
+        input buffers of every runner (target, draft, draft-extend) into one process-wide
+        pool, safe only while their replays never overlap (``share_input_buffer``); so with
+        decode graphs captured the drafting is not overlapped by default, and overlapping
+        lanes are refused."""
+        graphs = decode_graphs_on(server_args)
+        lanes = self.options.lanes
+        if lanes is None:
+            lanes = DEFAULT_LANES.get(torch.device(self.device).type, "inline")
+            if lanes == "cuda_streams" and graphs:
+                logger.warning("MINEDRAFT: decode CUDA graphs are on, so drafting runs inline (not overlapped): "
+                               "graph replays of target and draft share SGLang's input buffers. Pass "
+                               "--cuda-graph-backend-decode disabled to overlap them on two streams.")
+                lanes = "inline"
+        elif lanes in ("threads", "cuda_streams") and graphs:
+            raise RuntimeError(
+                f"{ENV_LANES}={lanes} needs decode CUDA graphs off (--cuda-graph-backend-decode disabled): graph "
+                "replays of target and draft share SGLang's input buffers and must not overlap; or use inline"
+            )
+        return lanes
 
     def init_attention_backends(self) -> None:
         super().init_attention_backends()
@@ -107,19 +140,17 @@ class MineDraftWorker(StandaloneWorkerV2):
         during a PSD call, and SGLang's forward context per thread."""
         from .forward_context_per_thread import make_forward_context_per_thread
 
-        # Graph runners replay from static buffers of their own, shared like the eager ones.
-        if not server_args.disable_cuda_graph:
-            raise RuntimeError("MINEDRAFT_SGLANG_LANES=threads needs graph capture off (--disable-cuda-graph): "
-                               "graph replays of target and draft would share input buffers; use inline")
         # The draft thread runs outside SGLang's draft TP and MoE-backend contexts (they swap
-        # process-wide settings, which two threads would interleave): fine only without TP and MoE.
+        # process-wide settings, which two threads would interleave): fine only without TP and
+        # MoE. (STANDALONE's draft shares the target's layout, whose tp_group reads None even
+        # under tensor parallelism: the server's tp_size says it.)
         hf_config = self.draft_worker.draft_runner.model_config.hf_config
         experts = [a for a in ("num_experts", "num_local_experts", "n_routed_experts") if getattr(hf_config, a, None)]
-        if self.draft_worker.parallel_layout.tp_group is not None or experts:
+        tp_size = getattr(server_args, "tp_size", 1) or 1
+        if tp_size != 1 or experts:
             raise RuntimeError(
                 "MINEDRAFT_SGLANG_LANES=threads needs --tp-size 1 and a draft model without experts "
-                f"(got draft tensor parallelism: {self.draft_worker.parallel_layout.tp_group is not None}, "
-                f"expert fields: {experts}); use cuda_streams or inline"
+                f"(got --tp-size {tp_size}, expert fields: {experts}); use cuda_streams or inline"
             )
         make_forward_context_per_thread()
         self._all_threads = torch.get_num_threads()
@@ -177,7 +208,7 @@ class MineDraftWorker(StandaloneWorkerV2):
             return "per_row_sampling_state"
         if batch.has_grammar or batch.return_logprob or batch.return_hidden_states:
             return "grammar_logprob_hidden"
-        if batch.mamba_track_indices is not None or batch.hisparse_coordinator is not None:
+        if self._hybrid or batch.mamba_track_indices is not None or batch.hisparse_coordinator is not None:
             return "hybrid_memory"
         return None
 

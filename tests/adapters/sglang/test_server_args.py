@@ -44,6 +44,11 @@ def test_defaults_and_explicit_values_are_kept(resolve):
         (("--speculative-num-steps", "2", "--speculative-num-draft-tokens", "5"), True, r"must equal --speculative-num-steps \+ 1"),
         (("--speculative-num-draft-tokens", "1"), True, "must be an int >= 2"),
         (("--speculative-use-rejection-sampling",), True, "--speculative-use-rejection-sampling"),
+        # Attention data parallelism, in its 0.5.23 spelling and in the deprecated one SGLang
+        # rewrites into it (clearing --enable-dp-attention before the plugin sees it).
+        (("--tp-size", "2", "--attn-dp-size", "2"), True, "--attn-dp-size must be 1"),
+        (("--tp-size", "2", "--dp-size", "2", "--enable-dp-attention"), True, "--attn-dp-size must be 1"),
+        (("--enable-return-routed-experts",), True, "--enable-return-routed-experts"),
     ],
 )
 def test_bad_combinations_fail_with_the_flag_named(resolve, extra, draft, message):
@@ -66,6 +71,26 @@ def test_bad_environment_fails_at_parse_time(resolve, monkeypatch, env, message)
         monkeypatch.setenv(key, value)
     with pytest.raises(ValueError, match=message):
         resolve("--speculative-algorithm", "MINEDRAFT")
+
+
+def test_the_threads_lane_needs_one_tensor_parallel_rank(resolve, monkeypatch):
+    monkeypatch.setenv(ENV_LANES, "threads")
+    with pytest.raises(ValueError, match=r"MINEDRAFT_SGLANG_LANES=threads needs --tp-size 1.*got 2"):
+        resolve("--speculative-algorithm", "MINEDRAFT", "--tp-size", "2")
+
+
+@pytest.mark.parametrize(("extra", "graphs"), [
+    ((), True),
+    (("--disable-cuda-graph",), False),
+    (("--disable-decode-cuda-graph",), False),
+    (("--cuda-graph-backend-decode", "disabled"), False),
+    (("--disable-cuda-graph", "--cuda-graph-config", '{"decode": {"backend": "full"}}'), True),
+])
+def test_decode_graphs_are_read_from_the_resolved_config(resolve, extra, graphs):
+    from minedraft.adapters.sglang.config import decode_graphs_on
+
+    args, view = resolve("--speculative-algorithm", "MINEDRAFT", *extra)
+    assert decode_graphs_on(view) is graphs
 
 
 def test_all_problems_are_reported_together():

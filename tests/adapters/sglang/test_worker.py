@@ -75,7 +75,7 @@ class OracleWorker:
         w = self.worker
         w.options = SimpleNamespace(lanes=lanes, slack=1, stats_file=None)
         w.speculative_num_steps, w.speculative_num_draft_tokens, w.topk = K - 1, K, 1
-        w._side_stream = None
+        w._side_stream, w._hybrid = None, False
         w._draft_thread = ThreadLane("draft") if lanes == "threads" else None
         w._all_threads, w._lane_threads = torch.get_num_threads(), 1
         self.draft_threads: set[str] = set()  # names of the threads drafts ran on
@@ -201,6 +201,8 @@ def test_calls_psd_does_not_handle_go_to_sglang(make_batch):
     batch = make_batch(["a", "b"], [4, 5])
     batch.spec_info = None
     assert w._fallback_reason(batch, None, None) == "no_draft_input"
+    w._hybrid = True  # a Mamba / linear-attention target: every decode batch goes to STANDALONE
+    assert w._fallback_reason(make_batch(["a", "b"], [4, 5]), None, None) == "hybrid_memory"
 
 
 def test_sub_batches_leave_the_running_batch_untouched(make_batch):
