@@ -9,8 +9,11 @@ installed (``pip install "minedraft[sglang]"``) and the two models on disk or re
     python scripts/sglang_gpu_check.py --model Qwen/Qwen3-1.7B --draft Qwen/Qwen3-0.6B \
         --num-draft-tokens 4 --num-prompts 64 --max-new-tokens 128 -- --attention-backend fa3
 
-Arguments after ``--`` go to both servers. Exit status: 0 if all outputs are equal, 1 if
-not, 2 if a server failed.
+Arguments after ``--`` go to both servers. STANDALONE runs with SGLang's defaults (decode
+CUDA graphs on), as a user would otherwise run it; MINEDRAFT's overlapping lane needs decode
+graphs off (graph replays share SGLang's input buffers, docs/sglang.md), so its server also
+gets ``--cuda-graph-backend-decode disabled`` unless ``MINEDRAFT_SGLANG_LANES=inline`` is set.
+Exit status: 0 if all outputs are equal, 1 if not, 2 if a server failed.
 """
 
 from __future__ import annotations
@@ -61,14 +64,16 @@ def run(algorithm: str, args: argparse.Namespace, extra: list[str]) -> tuple[lis
            "--speculative-num-draft-tokens", str(args.num_draft_tokens), "--speculative-eagle-topk", "1",
            "--speculative-num-steps", str(args.num_draft_tokens - 1), "--disable-overlap-schedule",
            "--max-running-requests", str(args.max_running_requests), "--port", str(port), *extra]
-    print("$", " ".join(cmd), flush=True)
-    log = open(f"sglang_{algorithm.lower()}.log", "w")
     env = dict(os.environ)
     if algorithm == "MINEDRAFT":
-        # The CUDA-stream lane (the GPU default, named here so the check says what it ran),
-        # and the worker's counters, to show that the PSD path ran.
+        # The CUDA-stream lane (named here so the check says what it ran; it needs decode
+        # graphs off), and the worker's counters, to show that the PSD path ran.
         env.setdefault("MINEDRAFT_SGLANG_LANES", "cuda_streams")
+        if env["MINEDRAFT_SGLANG_LANES"] != "inline":
+            cmd += ["--cuda-graph-backend-decode", "disabled"]
         env["MINEDRAFT_SGLANG_STATS_FILE"] = os.path.join(tempfile.gettempdir(), f"minedraft_stats_{port}.json")
+    print("$", " ".join(cmd), flush=True)
+    log = open(f"sglang_{algorithm.lower()}.log", "w")
     proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True)
     base = f"http://127.0.0.1:{port}"
     try:
