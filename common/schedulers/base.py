@@ -7,6 +7,7 @@ each stops at its own max_new_tokens, EOS, stop token ids or stop strings.
 
 from __future__ import annotations
 
+import math
 import time
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
@@ -32,7 +33,7 @@ class SchedulerConfig:
     num_speculative_tokens: int = 4  # draft length k (SMC-SD's gamma, flex's starting k)
     max_batch_size: int = 16  # requests verified together (per sub-batch under PSD)
     eos_token_ids: tuple[int, ...] = ()
-    step_timeout: float = 600.0  # seconds a lane call may take before its requests fail
+    step_timeout: float | None = 600.0  # seconds a lane call may take before its requests fail (None: no limit)
     lanes: str = "inline"
     intra_op_threads: int | None = None
     detokenize: Callable[[list[int]], str] | None = field(default=None, repr=False)
@@ -40,7 +41,7 @@ class SchedulerConfig:
     def __post_init__(self) -> None:
         require_int("num_speculative_tokens", self.num_speculative_tokens, 1)
         require_int("max_batch_size", self.max_batch_size, 1)
-        require_number("step_timeout", self.step_timeout, 0, low_open=True)
+        require_number("step_timeout", self.step_timeout, 0, low_open=True, optional=True)
         require_lanes_available(self.lanes)  # checked here, before any engine is built on it
         require_int("intra_op_threads", self.intra_op_threads, 1, optional=True)
 
@@ -141,7 +142,8 @@ class Scheduler:
     def wait(self, future: Future, batch: Sequence[RequestState], what: str):
         """Wait for a lane call; on failure every request of ``batch`` fails with it."""
         try:
-            return future.result(timeout=self.config.step_timeout)
+            timeout = self.config.step_timeout
+            return future.result(timeout=None if timeout is None or math.isinf(timeout) else timeout)
         except FutureTimeout:
             self._fail(batch, f"{what} did not finish within step_timeout={self.config.step_timeout}s")
         except Exception as exc:  # noqa: BLE001 - delivered to the requests

@@ -35,6 +35,8 @@ def test_the_scheduler_config_refuses_bad_lanes_before_any_engine_is_built() -> 
         SchedulerConfig(lanes="gpu")
     with pytest.raises(InvalidInputError, match=r"intra_op_threads must be an int >= 1 or None, got 0"):
         SchedulerConfig(intra_op_threads=0)
+    for no_limit in (None, float("inf")):  # a lane call may take as long as it needs
+        SchedulerConfig(step_timeout=no_limit)
     if not torch.cuda.is_available():
         with pytest.raises(InvalidInputError, match=r"lanes='cuda_streams' needs CUDA"):
             SchedulerConfig(lanes="cuda_streams")

@@ -200,9 +200,9 @@ def test_wrong_argument_types_are_named(pair, call, message):
     assert counted.calls == 0
 
 
-@pytest.mark.parametrize("value", [0, -1, float("nan"), "10"])
+@pytest.mark.parametrize("value", [0, -1, float("nan"), "10"])  # None (no limit) and inf are fine
 def test_step_timeout_is_checked_up_front(pair, value):
-    with pytest.raises(InvalidInputError, match=r"step_timeout must be a number > 0, got"):
+    with pytest.raises(InvalidInputError, match=r"step_timeout must be a number > 0 or None, got"):
         LLM(None, None, mode="psd", engines=pair, step_timeout=value)
 
 
