@@ -25,8 +25,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .analysis import same_hardware
-
 
 @dataclass(frozen=True)
 class TimeSplit:
@@ -98,7 +96,7 @@ def lines(trials: Sequence[dict[str, Any]]) -> list[str]:
             cores = ""
             if r["devices"] != base["devices"]:
                 cores = f", UNEQUAL HARDWARE: {r['devices']} devices against AR's {base['devices']}"
-            elif not same_hardware(r, base):
+            elif r["threads_total"] != base["threads_total"]:
                 cores = f", UNEQUAL CORES: {r['threads_total']} threads against AR's {base['threads_total']}"
             vs_ar = f" ({r['busy_rate'] / base['busy_rate']:.2f}x AR's{cores})"
         name = r["mode"] + ("*" if r["kind"] == "reference" else "")
