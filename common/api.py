@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import operator
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
@@ -13,6 +14,8 @@ from .backends import EnginePair, EngineSpec, get_backend
 from .lanes import canonical_lane
 from .schedulers import SCHEDULERS, SchedulerConfig, create_scheduler
 from .types import FinishReason, InvalidInputError, RequestState, SamplingParams
+
+logger = logging.getLogger(__name__)
 
 # SchedulerConfig fields a caller may set beyond the named arguments (the rest LLM fills in).
 _SHARED_CONFIG = frozenset(f.name for f in fields(SchedulerConfig)) - {"eos_token_ids", "detokenize"}
@@ -26,6 +29,7 @@ class RequestOutput:
     token_ids: list[int]
     text: str | None
     finish_reason: str
+    stop_reason: int | str | None = None  # the stop token id or stop string that ended it, as vLLM's
     error: str | None = None
     metrics: dict[str, float] = field(default_factory=dict)
 
@@ -116,14 +120,21 @@ class LLM:
                 return self.tokenizer.decode(ids)
         return SchedulerConfig(eos_token_ids=self.engines.eos_token_ids, detokenize=detok, **self._config_kwargs)
 
-    def encode(self, prompt: str | Sequence[int], name: str = "prompt") -> list[int]:
+    def encode(self, prompt: str | Sequence[int], name: str = "prompt", special_tokens: bool = True) -> list[int]:
         """Token ids of a text, or the given ids checked to be integers (a float is refused,
-        not truncated). ``name``: the prompt's name in error messages."""
+        not truncated). ``name``: the prompt's name in error messages. ``special_tokens``:
+        whether the tokenizer adds its special tokens (BOS) to a text; a rendered chat
+        template already holds them."""
         if isinstance(prompt, str):
             if self.tokenizer is None:
                 raise InvalidInputError(f"{name} is text but the engine has no tokenizer; pass token ids")
+            if not special_tokens:
+                try:
+                    return list(self.tokenizer.encode(prompt, add_special_tokens=False))
+                except TypeError:  # a minimal tokenizer without the keyword adds none
+                    pass
             return list(self.tokenizer.encode(prompt))
-        if not isinstance(prompt, Iterable):
+        if not isinstance(prompt, Iterable) or isinstance(prompt, (bytes, bytearray)):
             raise InvalidInputError(f"{name} must be a text or a list of token ids, got {prompt!r}")
         ids = []
         for j, tok in enumerate(prompt):
@@ -166,7 +177,9 @@ class LLM:
         if not conversations:
             raise InvalidInputError("messages must hold at least one conversation, got []")
         prompts = [self.chat_prompt(c, i) for i, c in enumerate(conversations)]  # type: ignore[arg-type]
-        return self.generate(prompts, sampling_params, use_tqdm=use_tqdm)
+        # The template renders BOS itself where the model wants one: tokenizing its text
+        # with special tokens would double it (Llama-3-style tokenizers).
+        return self._generate(prompts, sampling_params, use_tqdm, special_tokens=False)
 
     def generate(
         self,
@@ -175,7 +188,12 @@ class LLM:
         *,
         use_tqdm: bool = False,
     ) -> list[RequestOutput]:
-        if isinstance(prompts, Mapping) or not isinstance(prompts, Iterable):
+        """Like vLLM's ``LLM.generate``: texts are tokenized with the tokenizer's special
+        tokens; outputs come back in the prompts' order."""
+        return self._generate(prompts, sampling_params, use_tqdm, special_tokens=True)
+
+    def _generate(self, prompts: Any, sampling_params: Any, use_tqdm: bool, special_tokens: bool) -> list[RequestOutput]:
+        if isinstance(prompts, (Mapping, bytes, bytearray)) or not isinstance(prompts, Iterable):
             raise InvalidInputError(f"prompts must be a text, a list of token ids or a list of either, got {prompts!r}")
         prompts = [prompts] if isinstance(prompts, str) else list(prompts)  # type: ignore[list-item]
         if prompts and _is_token_id(prompts[0]):  # one prompt given as token ids
@@ -193,7 +211,7 @@ class LLM:
             )
         requests = []
         for i, (prompt, p) in enumerate(zip(prompts, params_list)):
-            ids = self.encode(prompt, f"prompts[{i}]")
+            ids = self.encode(prompt, f"prompts[{i}]", special_tokens)
             if not ids:
                 raise InvalidInputError(f"prompts[{i}] is empty")
             requests.append(RequestState(prompt_ids=ids, params=p))
@@ -228,10 +246,18 @@ class LLM:
                 for req in requests:
                     scheduler.cancel(req.request_id)
         self.last_trace = scheduler.trace
+        failed = [r for r in requests if r.finish_reason == FinishReason.ERROR]
+        if failed:  # returned, as the rest of the batch is, but never silently
+            logger.warning("%d of %d requests failed (finish_reason 'error'), the first: %s",
+                           len(failed), len(requests), failed[0].error)
         return [self._output(r, prompt) for r, prompt in zip(requests, prompts)]
 
     def _output(self, req: RequestState, prompt: Any) -> RequestOutput:
         text = _decode(self.tokenizer, req.output_ids) if self.tokenizer is not None else None
+        if text is not None and isinstance(req.stop_reason, str):  # vLLM's cut: before the stop string
+            at = text.find(req.stop_reason)
+            if at >= 0:
+                text = text[:at + (len(req.stop_reason) if req.params.include_stop_str_in_output else 0)]
         metrics = {
             "num_draft_tokens": float(req.num_draft_tokens),
             "num_accepted_tokens": float(req.num_accepted_tokens),
@@ -246,6 +272,7 @@ class LLM:
             token_ids=list(req.output_ids),
             text=text,
             finish_reason=(req.finish_reason or FinishReason.ERROR).value,
+            stop_reason=req.stop_reason,
             error=req.error,
             metrics=metrics,
         )

@@ -20,7 +20,7 @@ from __future__ import annotations
 import enum
 import itertools
 import numbers
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import torch
@@ -34,9 +34,18 @@ def _invalid(field_name: str, value: object, expectation: str) -> InvalidInputEr
 
 @dataclass(frozen=True)
 class SamplingParams:
-    """Per-request sampling and stopping parameters (vLLM/SGLang naming)."""
+    """Per-request sampling and stopping parameters, with vLLM's and SGLang's names and
+    defaults: ``temperature`` 1.0 samples from the target, 0 decodes greedily (and then
+    ``top_k``, ``top_p`` and ``seed`` change nothing).
 
-    temperature: float = 0.0
+    ``stop`` strings end a request; its ``text`` is cut just before the first one (after
+    it with ``include_stop_str_in_output``), while ``token_ids`` keep the token that
+    completed it. ``seed`` makes a sampled request reproduce whatever batch it runs in,
+    except in modes whose draws depend on measured times or on the other requests (flex,
+    and ``extra_proposals``): there the output is still distributed as the target's.
+    """
+
+    temperature: float = 1.0
     top_k: int = 0  # 0 or -1: off
     top_p: float = 1.0
     seed: int | None = None
@@ -44,6 +53,7 @@ class SamplingParams:
     stop: tuple[str, ...] = ()
     stop_token_ids: tuple[int, ...] = ()
     ignore_eos: bool = False
+    include_stop_str_in_output: bool = False
 
     def __post_init__(self) -> None:
         require_number("SamplingParams.temperature", self.temperature, 0)
@@ -51,12 +61,20 @@ class SamplingParams:
         require_number("SamplingParams.top_p", self.top_p, 0, 1, low_open=True)
         require_int("SamplingParams.max_new_tokens", self.max_new_tokens, 1)
         require_int("SamplingParams.seed", self.seed, optional=True)
-        if isinstance(self.stop, str):
-            object.__setattr__(self, "stop", (self.stop,))
-        object.__setattr__(self, "stop", tuple(self.stop))
+        for flag in ("ignore_eos", "include_stop_str_in_output"):
+            if not isinstance(getattr(self, flag), bool):
+                raise _invalid(f"SamplingParams.{flag}", getattr(self, flag), "must be True or False")
+        stop = () if self.stop is None else (self.stop,) if isinstance(self.stop, str) else self.stop
+        if not isinstance(stop, Iterable) or isinstance(stop, (bytes, Mapping)):
+            raise _invalid("SamplingParams.stop", self.stop, "must be a string or a list of strings")
+        object.__setattr__(self, "stop", tuple(stop))
         if any(not isinstance(s, str) or not s for s in self.stop):
             raise _invalid("SamplingParams.stop", self.stop, "must hold non-empty strings")
-        ids = tuple(self.stop_token_ids)
+        ids = self.stop_token_ids
+        ids = () if ids is None else (ids,) if isinstance(ids, numbers.Integral) and not isinstance(ids, bool) else ids
+        if not isinstance(ids, Iterable) or isinstance(ids, (str, bytes, Mapping)):
+            raise _invalid("SamplingParams.stop_token_ids", self.stop_token_ids, "must be a list of token ids")
+        ids = tuple(ids)
         if any(isinstance(t, bool) or not isinstance(t, numbers.Integral) or t < 0 for t in ids):
             raise _invalid("SamplingParams.stop_token_ids", self.stop_token_ids, "must hold token ids (ints >= 0)")
         object.__setattr__(self, "stop_token_ids", tuple(int(t) for t in ids))
@@ -85,6 +103,7 @@ class RequestState:
     request_id: str = field(default_factory=lambda: f"req-{next(_request_ids)}")
     output_ids: list[int] = field(default_factory=list)
     finish_reason: FinishReason | None = None
+    stop_reason: int | str | None = None  # the stop token id or stop string that ended it (vLLM's)
     error: str | None = None
     # Seeded generators: drafting and verification draw from independent streams so
     # that the verification randomness does not depend on how many draws drafting made.

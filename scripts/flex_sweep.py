@@ -96,7 +96,7 @@ def main(argv: list[str] | None = None) -> int:
     engines = build_engines(args.target, args.draft, args.dtype)
     tok = engines.tokenizer
     prompt_ids = [tok.encode(p) for p in PROMPTS]
-    params = SamplingParams(max_new_tokens=args.tokens, ignore_eos=True)
+    params = SamplingParams(temperature=0.0, max_new_tokens=args.tokens, ignore_eos=True)
     llms = {}
     for b in args.batches:
         for mode in args.modes:

@@ -109,7 +109,7 @@ def _compare(target, draft, engines, prompts, modes, num_speculative_tokens, tre
         tree = {"tree_branches": tree_branches, "tree_branch_tokens": tree_branch_tokens} if mode.startswith("tree") else {}
         llm = LLM(None, None, mode=mode, engines=engines, num_speculative_tokens=num_speculative_tokens,
                   max_batch_size=max_batch_size, lanes=mode_lanes, **tree)
-        llm.generate(prompts[:1], SamplingParams(max_new_tokens=4))  # warm-up: allocation, first-call costs
+        llm.generate(prompts[:1], SamplingParams(temperature=0.0, max_new_tokens=4))  # warm-up: allocation, first-call costs
         llms[mode] = llm
     best: dict[str, tuple] = {}
     for _ in range(repeats):  # modes interleaved, so a change in machine load hits them alike

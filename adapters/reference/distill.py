@@ -63,7 +63,7 @@ def load_prompts(n_train: int | None, n_heldout: int | None, seed: int,
 def chat_ids(tokenizer: Any, prompt: str) -> list[int]:
     text = tokenizer.apply_chat_template([{"role": "user", "content": prompt}], tokenize=False,
                                          add_generation_prompt=True)
-    return list(tokenizer.encode(text))
+    return list(tokenizer.encode(text, add_special_tokens=False))  # the template holds them
 
 
 # ---------------------------------------------------------------------------------------

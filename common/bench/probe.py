@@ -64,7 +64,7 @@ class WarmBatch:
     def __init__(self, engines: EnginePair, prompts: Sequence[Sequence[int]], batch: int,
                  params: SamplingParams | None = None) -> None:
         self.engines = engines
-        params = params or SamplingParams(max_new_tokens=1 << 20)
+        params = params or SamplingParams(temperature=0.0, max_new_tokens=1 << 20)
         self.requests = [RequestState(prompt_ids=list(prompts[i % len(prompts)]), params=params) for i in range(batch)]
         if engines.drafter is not None:
             engines.drafter.propose(self.requests, [1] * batch)
@@ -232,7 +232,7 @@ def cooperative_verification(engines: EnginePair, prompts: Sequence[Sequence[int
     cases = []
     lanes = LanePair("threads", intra_op_threads=1)
     try:
-        for name, params in (("greedy", SamplingParams(max_new_tokens=1 << 20)),
+        for name, params in (("greedy", SamplingParams(temperature=0.0, max_new_tokens=1 << 20)),
                              ("sampled T=1", SamplingParams(temperature=1.0, seed=seed, max_new_tokens=1 << 20))):
             warm = WarmBatch(engines, prompts, batch, params)
             try:

@@ -198,13 +198,16 @@ class Scheduler:
         if not p.ignore_eos and tok in self.config.eos_token_ids:
             return FinishReason.STOP
         if tok in p.stop_token_ids:
+            req.stop_reason = tok
             return FinishReason.STOP
         if p.stop and self.config.detokenize is not None:
-            # Enough tokens to hold the longest stop string (a token is at least a character,
-            # bar a few that decode to nothing on their own) wherever the new token ends it.
-            window = max(len(s) for s in p.stop) + 16
+            # Enough tokens to hold the longest stop string wherever the new token ends it: a
+            # token is at least a UTF-8 byte, bar a few that decode to nothing on their own.
+            window = max(len(s.encode()) for s in p.stop) + 16
             text = self.config.detokenize(req.output_ids[-window:])
-            if any(s in text for s in p.stop):
+            found = [(text.find(s), i) for i, s in enumerate(p.stop) if s in text]
+            if found:
+                req.stop_reason = p.stop[min(found)[1]]
                 return FinishReason.STOP
         if len(req.output_ids) >= p.max_new_tokens:
             return FinishReason.LENGTH

@@ -78,7 +78,7 @@ def run_engine(target, pipeline, requests, k, max_running=3, check=None):
 
 
 def _requests(params=None):
-    return [RequestState(prompt_ids=list(p), params=params or SamplingParams(max_new_tokens=n))
+    return [RequestState(prompt_ids=list(p), params=params or SamplingParams(temperature=0.0, max_new_tokens=n))
             for p, n in zip(PROMPTS, MAX_NEW)]
 
 
@@ -179,7 +179,7 @@ def test_reconcile_reports_engine_accepted_counts(models):
     original = drafter.on_verified
     drafter.on_verified = lambda outcome: (calls.append(outcome), original(outcome))
     pipe = DraftPipeline(drafter, 4, lane="inline")
-    req = RequestState(prompt_ids=[5, 6, 7], params=SamplingParams(max_new_tokens=50))
+    req = RequestState(prompt_ids=[5, 6, 7], params=SamplingParams(temperature=0.0, max_new_tokens=50))
     try:
         props = {}
         for _ in range(4):  # draft ahead, then verify with drafts
@@ -198,7 +198,7 @@ def test_reconcile_reports_engine_accepted_counts(models):
     assert last.emitted == [drafts[:2] + [(drafts[2] + 1) % 96]]
     # A count that contradicts the tokens is not trusted.
     pipe = DraftPipeline(drafter, 4, lane="inline")
-    req2 = RequestState(prompt_ids=[8, 9], params=SamplingParams(max_new_tokens=50))
+    req2 = RequestState(prompt_ids=[8, 9], params=SamplingParams(temperature=0.0, max_new_tokens=50))
     try:
         for _ in range(4):
             props = pipe.step([_snapshot(req2, 4)])

@@ -48,7 +48,7 @@ def make(drafter, k=3, max_batch_size=4, lanes="threads"):
 
 
 def requests(n, max_new=(20, 7, 13, 25, 4, 16), prefix="r"):
-    return [RequestState(prompt_ids=[1 + i, 2 + i], params=SamplingParams(max_new_tokens=max_new[i % len(max_new)]),
+    return [RequestState(prompt_ids=[1 + i, 2 + i], params=SamplingParams(temperature=0.0, max_new_tokens=max_new[i % len(max_new)]),
                          request_id=f"{prefix}{i}") for i in range(n)]
 
 
@@ -367,7 +367,7 @@ def test_a_requests_first_draft_and_a_catch_up_are_not_timed_as_drafting():
 
     inner = Returning()
     drafter = ConfidenceDrafter(inner, None)
-    req = RequestState(prompt_ids=[1, 2, 3], params=SamplingParams(max_new_tokens=30), request_id="a")
+    req = RequestState(prompt_ids=[1, 2, 3], params=SamplingParams(temperature=0.0, max_new_tokens=30), request_id="a")
     flags = []
     # (tokens the drafter returns, tokens committed since the last call): nothing drafted
     # yet; the first draft (its prefill); a plain draft (k + 1 committed); 10 committed

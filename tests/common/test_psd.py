@@ -32,7 +32,7 @@ def _psd(drafter=None, target=None, extra_proposals=0, **config):
 
 
 def _req(prompt_last: int, n: int) -> RequestState:
-    return RequestState(prompt_ids=[1, prompt_last], params=SamplingParams(max_new_tokens=n))
+    return RequestState(prompt_ids=[1, prompt_last], params=SamplingParams(temperature=0.0, max_new_tokens=n))
 
 
 def test_alternates_sub_batches_and_overlaps():
@@ -188,7 +188,7 @@ def test_steps_record_the_context_they_verified(mode):
     step verified, counted before the step's tokens. A verified request always gains a
     token, so the verified ones are those whose committed length changed in the step."""
     prompts = {"a": [1, 2, 3, 4, 5, 6, 7], "b": [1, 9]}
-    reqs = [RequestState(prompt_ids=p, params=SamplingParams(max_new_tokens=12), request_id=rid)
+    reqs = [RequestState(prompt_ids=p, params=SamplingParams(temperature=0.0, max_new_tokens=12), request_id=rid)
             for rid, p in prompts.items()]
     drafter = None if mode == "ar" else FakeDrafter(wrong_every=3)
     lanes = "threads" if mode in ("psd", "flex") else "inline"

@@ -112,7 +112,7 @@ def test_in_process_serving_answers_every_request_with_ar_greedy_tokens(engines,
     requests = bench.requests(math.inf)
     ar = LLM("t", None, mode="ar", engines=engines, max_batch_size=4).generate(
         [list(r.prompt_ids) for r in requests],
-        [SamplingParams(max_new_tokens=r.max_new_tokens, ignore_eos=True) for r in requests])
+        [SamplingParams(temperature=0.0, max_new_tokens=r.max_new_tokens, ignore_eos=True) for r in requests])
     expected = [o.token_ids for o in ar]
     assert {(r["mode"], r["request_rate"]) for r in results["runs"]} == {
         (m, rate) for m in config.modes for rate in (40.0, None)}

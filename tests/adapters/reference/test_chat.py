@@ -20,7 +20,7 @@ def llm(model_dir):
 
 
 def test_chat_applies_the_template_and_generates_as_generate_does(llm):
-    params = SamplingParams(max_new_tokens=8)
+    params = SamplingParams(temperature=0.0, max_new_tokens=8)
     conversation = [{"role": "system", "content": "w7"}, {"role": "user", "content": "w3 w5"}]
     [out] = llm.chat(conversation, params)
     assert out.prompt == "w7 w3 w5 w1" == llm.chat_prompt(conversation)
@@ -48,3 +48,18 @@ def test_chat_without_a_template_is_a_clear_error(model_dir, capsys):
         plain.chat([{"role": "user", "content": "w3"}])
     code = main(["generate", "--target", str(model_dir), "--mode", "ar", "--chat", "w3"])
     assert code == 2 and "chat template" in capsys.readouterr().err
+
+
+def test_chat_does_not_double_a_bos_the_template_renders(model_dir):
+    # Llama-3-style: the tokenizer adds BOS to any text and the template writes it too.
+    from tokenizers.processors import TemplateProcessing
+    from transformers import AutoTokenizer
+
+    tok = AutoTokenizer.from_pretrained(model_dir)
+    tok.bos_token = "w2"
+    tok.backend_tokenizer.post_processor = TemplateProcessing(single="w2 $A", special_tokens=[("w2", 4)])
+    tok.chat_template = "{{ bos_token }} " + TEMPLATE
+    llm = LLM(str(model_dir), mode="ar", dtype="float64", tokenizer=tok)
+    assert llm.encode("w3") == [4, 5]  # generate's text prompts get BOS, as vLLM's do
+    [out] = llm.chat([{"role": "user", "content": "w3"}], SamplingParams(temperature=0.0, max_new_tokens=2))
+    assert (out.prompt, out.prompt_token_ids) == ("w2 w3 w1", [4, 5, 3])

@@ -31,7 +31,7 @@ def make_draft(target, kind, token_map=None, seed=3, copy_layers=()):
 
 @pytest.fixture(scope="module")
 def ar_reference(target):
-    outs, _ = generate(build_pair(target, None), "ar", PROMPTS, [SamplingParams(max_new_tokens=n) for n in MAX_NEW])
+    outs, _ = generate(build_pair(target, None), "ar", PROMPTS, [SamplingParams(temperature=0.0, max_new_tokens=n) for n in MAX_NEW])
     return [o.token_ids for o in outs]
 
 
@@ -124,7 +124,7 @@ def test_target_publishes_committed_features(target):
     store = FeatureStore()
     pair = build_pair(target, None)
     pair.target.feature_store = store
-    req = RequestState(prompt_ids=[5, 6, 7, 8, 9], params=SamplingParams(max_new_tokens=20))
+    req = RequestState(prompt_ids=[5, 6, 7, 8, 9], params=SamplingParams(temperature=0.0, max_new_tokens=20))
     drafts = [[], [3, 4], [17], [2, 2, 2]]
     for d in drafts:
         block = dm_block(req, d)
@@ -164,7 +164,7 @@ def test_eagle_drafter_matches_the_unrolled_training_computation(target, layers)
     draft = make_draft(target, "eagle", token_map=TOKEN_MAP) if layers == 1 else grown_eagle(target)
     store = FeatureStore()
     drafter = EagleDrafter(draft, store, max_slots=4)
-    reqs = [RequestState(prompt_ids=p, params=SamplingParams()) for p in ([5, 6, 7, 8, 9, 10, 11], [30, 31, 32])]
+    reqs = [RequestState(prompt_ids=p, params=SamplingParams(temperature=0.0)) for p in ([5, 6, 7, 8, 9, 10, 11], [30, 31, 32])]
     with torch.no_grad():
         hidden = [target.model(input_ids=torch.tensor([r.prompt_ids]))[0][0] for r in reqs]
     for r, h in zip(reqs, hidden):
@@ -198,7 +198,7 @@ def test_eagle_drafter_feeds_a_prompt_apart_from_the_few_token_rows(target):
     def propose(which: list[int]) -> tuple[list[list[int]], list[tuple[int, int]]]:
         store, shapes = FeatureStore(), []
         drafter = EagleDrafter(draft, store, max_slots=4)
-        reqs = [RequestState(prompt_ids=list(p), params=SamplingParams(), request_id=f"r{i}")
+        reqs = [RequestState(prompt_ids=list(p), params=SamplingParams(temperature=0.0), request_id=f"r{i}")
                 for i, p in enumerate(prompts)]
         with torch.no_grad():
             for r in reqs:
@@ -225,7 +225,7 @@ def test_eagle_drafter_feeds_a_prompt_apart_from_the_few_token_rows(target):
 
 def test_eagle_drafter_waits_for_features(target):
     drafter = EagleDrafter(make_draft(target, "eagle"), FeatureStore(), max_slots=2)
-    req = RequestState(prompt_ids=[5, 6, 7], params=SamplingParams())
+    req = RequestState(prompt_ids=[5, 6, 7], params=SamplingParams(temperature=0.0))
     assert drafter.propose([req], [4]).num_tokens == 0  # prompt not through the target yet
 
 
@@ -234,7 +234,7 @@ def test_eagle_drafter_waits_for_features(target):
 def test_greedy_identical_to_ar(target, ar_reference, mode, kind):
     pair = build_pair(target, make_draft(target, kind, token_map=TOKEN_MAP, copy_layers=[1]))
     assert isinstance(pair.drafter, EagleDrafter) == (kind == "eagle")
-    outs, llm = generate(pair, mode, PROMPTS, [SamplingParams(max_new_tokens=n) for n in MAX_NEW],
+    outs, llm = generate(pair, mode, PROMPTS, [SamplingParams(temperature=0.0, max_new_tokens=n) for n in MAX_NEW],
                          num_speculative_tokens=3, max_batch_size=4)
     assert [o.token_ids for o in outs] == ar_reference
     assert all(o.error is None for o in outs)
@@ -247,7 +247,7 @@ def test_greedy_identical_to_ar(target, ar_reference, mode, kind):
 @pytest.mark.parametrize("mode", ["sd", "psd"])
 def test_grown_eagle_greedy_identical_to_ar(target, ar_reference, mode):
     outs, _ = generate(build_pair(target, grown_eagle(target)), mode, PROMPTS,
-                       [SamplingParams(max_new_tokens=n) for n in MAX_NEW], num_speculative_tokens=3, max_batch_size=4)
+                       [SamplingParams(temperature=0.0, max_new_tokens=n) for n in MAX_NEW], num_speculative_tokens=3, max_batch_size=4)
     assert [o.token_ids for o in outs] == ar_reference and all(o.error is None for o in outs)
 
 
@@ -284,7 +284,7 @@ def test_unrolled_start_skips_the_prompt_without_changing_outputs(target):
 def test_scoring_publishes_committed_features_before_the_verdict(target):
     """Callers that score without committing (benchmark probes) can draft right away."""
     pair = build_pair(target, make_draft(target, "eagle"))
-    req = RequestState(prompt_ids=[5, 6, 7, 8], params=SamplingParams())
+    req = RequestState(prompt_ids=[5, 6, 7, 8], params=SamplingParams(temperature=0.0))
     assert pair.drafter.propose([req], [3]).num_tokens == 0
     pair.target.score([req], dm_block(req, []))
     assert pair.target.feature_store.length(req.request_id) == 4

@@ -88,7 +88,7 @@ def greedy_runs(checkpoint):
     tok = llm_ar.tokenizer
     prompts = [tok.apply_chat_template([{"role": "user", "content": p}], tokenize=False, add_generation_prompt=True)
                for p in PROMPTS]
-    params = SamplingParams(max_new_tokens=20)
+    params = SamplingParams(temperature=0.0, max_new_tokens=20)
     reference = [o.token_ids for o in llm_ar.generate(prompts, params)]
     return prompts, params, reference
 

@@ -60,11 +60,18 @@ def test_negative_temperature():
     ("field", "kwargs"),
     [("top_p", {"top_p": 0.0}), ("top_k", {"top_k": -3}), ("max_new_tokens", {"max_new_tokens": 0}),
      ("stop", {"stop": ["ok", 3]}), ("stop_token_ids", {"stop_token_ids": [5, "7"]}),
-     ("stop_token_ids", {"stop_token_ids": [-1]})],
+     ("stop_token_ids", {"stop_token_ids": [-1]}), ("stop", {"stop": 3}), ("stop_token_ids", {"stop_token_ids": "5"}),
+     ("include_stop_str_in_output", {"include_stop_str_in_output": "yes"}), ("ignore_eos", {"ignore_eos": 1})],
 )
 def test_other_sampling_fields(field, kwargs):
     with pytest.raises(InvalidInputError, match=rf"SamplingParams.{field}"):
         SamplingParams(**kwargs)
+
+
+def test_sampling_defaults_and_shorthands_are_vllms():
+    # temperature 1.0 samples, as vLLM's and SGLang's defaults do; None means no stops; one id is a list of one.
+    assert not SamplingParams().greedy
+    assert (SamplingParams(stop=None, stop_token_ids=None).stop, SamplingParams(stop_token_ids=5).stop_token_ids) == ((), (5,))
 
 
 def test_vocabulary_mismatch():
@@ -98,7 +105,7 @@ def test_stop_strings_without_a_tokenizer_are_refused_not_ignored(pair):
     counting = CountingPair(pair)
     llm = LLM(None, None, mode="sd", engines=pair)  # token ids only: nothing could read the text
     with pytest.raises(InvalidInputError, match=r"prompts\[0\]: stop strings \['w3'\] need a tokenizer"):
-        llm.generate([[1, 2]], SamplingParams(max_new_tokens=4, stop=["w3"]))
+        llm.generate([[1, 2]], SamplingParams(temperature=0.0, max_new_tokens=4, stop=["w3"]))
     assert counting.calls == 0
 
 
@@ -106,11 +113,11 @@ def test_stop_strings_without_a_tokenizer_are_refused_not_ignored(pair):
 def test_a_request_stops_at_the_context_window(pair, mode):
     """The window (64 positions here) caps prompt + output, as vLLM's max_model_len does."""
     llm = LLM(None, None, mode=mode, engines=pair, num_speculative_tokens=3)
-    outs = llm.generate([[1, 2, 3], [4] * 60], SamplingParams(max_new_tokens=100, ignore_eos=True))
+    outs = llm.generate([[1, 2, 3], [4] * 60], SamplingParams(temperature=0.0, max_new_tokens=100, ignore_eos=True))
     assert [len(o.prompt_token_ids) + len(o.token_ids) for o in outs] == [64, 64]
     assert [o.finish_reason for o in outs] == ["length", "length"]
     ar = LLM(None, None, mode="ar", engines=pair).generate([[1, 2, 3], [4] * 60],
-                                                           SamplingParams(max_new_tokens=100, ignore_eos=True))
+                                                           SamplingParams(temperature=0.0, max_new_tokens=100, ignore_eos=True))
     assert [o.token_ids for o in outs] == [o.token_ids for o in ar]
 
 
@@ -120,7 +127,7 @@ def test_the_scheduler_refuses_a_token_outside_the_vocabulary(pair):
 
     scheduler = create_scheduler("ar", pair.target, None, SchedulerConfig())
     with pytest.raises(InvalidInputError, match=r"request 'r1': the prompt has token id 500 at position 0"):
-        scheduler.add_request(RequestState(prompt_ids=[500], params=SamplingParams(), request_id="r1"))
+        scheduler.add_request(RequestState(prompt_ids=[500], params=SamplingParams(temperature=0.0), request_id="r1"))
     assert not scheduler.has_unfinished()
 
 
@@ -154,7 +161,8 @@ def test_safetensors_directory_loads_and_matches(tmp_path, pair):
     llm = LLM(str(tmp_path), str(tmp_path), mode="sd", dtype="float64")
     ref = LLM(None, None, mode="ar", engines=pair)
     prompt = [[4, 5, 6]]
-    assert llm.generate(prompt)[0].token_ids == ref.generate(prompt)[0].token_ids
+    greedy = SamplingParams(temperature=0.0)
+    assert llm.generate(prompt, greedy)[0].token_ids == ref.generate(prompt, greedy)[0].token_ids
 
 
 @pytest.mark.skipif(__import__("torch").cuda.is_available(), reason="checks a machine without CUDA")
@@ -188,8 +196,10 @@ def test_cuda_streams_without_cuda_are_refused_before_loading():
 @pytest.mark.parametrize(("call", "message"), [
     (lambda llm: llm.generate([[4, 5]], {"max_new_tokens": 4}),
      r"sampling_params must be a SamplingParams or a list of them, got \{'max_new_tokens': 4\}"),
-    (lambda llm: llm.generate([[4, 5]], [SamplingParams(), "greedy"]), r"sampling_params must be .* 'greedy'"),
+    (lambda llm: llm.generate([[4, 5]], [SamplingParams(temperature=0.0), "greedy"]), r"sampling_params must be .* 'greedy'"),
     (lambda llm: llm.generate(None), r"prompts must be .* got None"),
+    (lambda llm: llm.generate(b"Hi"), r"prompts must be .* got b'Hi'"),
+    (lambda llm: llm.generate([b"Hi"]), r"prompts\[0\] must be a text or a list of token ids, got b'Hi'"),
     (lambda llm: llm.chat("hello"), r"messages must be a conversation .* got 'hello'"),
 ])
 def test_wrong_argument_types_are_named(pair, call, message):
@@ -210,7 +220,7 @@ def test_prompts_as_numpy_ids_and_any_int_seed(pair):
     import numpy as np
 
     llm = LLM(None, None, mode="sd", engines=pair)
-    greedy = SamplingParams(max_new_tokens=3)
+    greedy = SamplingParams(temperature=0.0, max_new_tokens=3)
     expected = llm.generate([[5, 6]], greedy)[0].token_ids
     for prompts in ([np.int64(5), np.int64(6)], np.array([5, 6]), [np.array([5, 6])], iter([[5, 6]])):
         assert llm.generate(prompts, greedy)[0].token_ids == expected

@@ -48,7 +48,7 @@ def models():
 @pytest.fixture(scope="module")
 def ar_reference(models):
     target, _ = models
-    outs, _ = generate(build_pair(target, None), "ar", PROMPTS, [SamplingParams(max_new_tokens=n) for n in MAX_NEW])
+    outs, _ = generate(build_pair(target, None), "ar", PROMPTS, [SamplingParams(temperature=0.0, max_new_tokens=n) for n in MAX_NEW])
     return [o.token_ids for o in outs]
 
 
@@ -68,7 +68,7 @@ def run_flex(pair, schedule, params, max_batch_size=2, k=3, threshold=None):
 @pytest.mark.parametrize("max_batch_size", [2, 8])
 def test_greedy_identical_to_ar_through_forced_switches(models, ar_reference, schedule, max_batch_size):
     pair = build_pair(*models)
-    reqs, sched = run_flex(pair, schedule, [SamplingParams(max_new_tokens=n) for n in MAX_NEW], max_batch_size)
+    reqs, sched = run_flex(pair, schedule, [SamplingParams(temperature=0.0, max_new_tokens=n) for n in MAX_NEW], max_batch_size)
     assert [r.output_ids for r in reqs] == ar_reference
     assert all(r.error is None for r in reqs)
     steps = sched.trace.steps
@@ -84,7 +84,7 @@ def test_greedy_identical_to_ar_through_forced_switches(models, ar_reference, sc
 
 def test_greedy_identical_to_ar_with_the_live_policy(models, ar_reference):
     pair = build_pair(*models)
-    params = [SamplingParams(max_new_tokens=n) for n in MAX_NEW]
+    params = [SamplingParams(temperature=0.0, max_new_tokens=n) for n in MAX_NEW]
     steps = 0
     for _ in range(2):  # the second call reuses what the first one measured
         outs, llm = generate(pair, "flex", PROMPTS, params, num_speculative_tokens=3, max_batch_size=2)
@@ -99,7 +99,7 @@ def test_greedy_identical_to_ar_with_the_live_policy(models, ar_reference):
 
 def test_live_policy_warms_up_every_mode(models, ar_reference):
     pair = build_pair(*models)
-    outs, llm = generate(pair, "flex", PROMPTS, [SamplingParams(max_new_tokens=n) for n in MAX_NEW],
+    outs, llm = generate(pair, "flex", PROMPTS, [SamplingParams(temperature=0.0, max_new_tokens=n) for n in MAX_NEW],
                          num_speculative_tokens=3, max_batch_size=4)
     assert [o.token_ids for o in outs] == ar_reference
     assert {s.mode for s in llm.last_trace.steps} == {"flex:psd", "flex:sd", "flex:ar"}
@@ -107,7 +107,7 @@ def test_live_policy_warms_up_every_mode(models, ar_reference):
 
 def test_confidence_threshold_shortens_drafts_and_stays_lossless(models, ar_reference):
     pair = build_pair(*models)
-    params = [SamplingParams(max_new_tokens=n) for n in MAX_NEW]
+    params = [SamplingParams(temperature=0.0, max_new_tokens=n) for n in MAX_NEW]
     schedule = (("sd", 5), ("psd", 5))
     plain, _ = run_flex(pair, schedule, params, k=5)
     short, sched = run_flex(pair, schedule, params, k=5, threshold=0.05)
@@ -148,7 +148,7 @@ def test_sequential_steps_run_inline_with_the_thread_count_of_the_sequential_mod
     try:
         # Short outputs: two intra-op threads on a busy 2-core box are slow.
         reqs, _ = run_flex(pair, (("sd", 3), ("psd", 3), ("ar", 0), ("psd", 2)),
-                           [SamplingParams(max_new_tokens=min(6, n)) for n in MAX_NEW], max_batch_size=4)
+                           [SamplingParams(temperature=0.0, max_new_tokens=min(6, n)) for n in MAX_NEW], max_batch_size=4)
         assert torch.get_num_threads() == 2
     finally:
         torch.set_num_threads(before)

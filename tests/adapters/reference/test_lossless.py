@@ -34,7 +34,7 @@ def models():
 def ar_reference(models):
     target, _, _ = models
     pair = build_pair(target, None)
-    outs, _ = generate(pair, "ar", PROMPTS, [SamplingParams(max_new_tokens=n) for n in MAX_NEW])
+    outs, _ = generate(pair, "ar", PROMPTS, [SamplingParams(temperature=0.0, max_new_tokens=n) for n in MAX_NEW])
     return [o.token_ids for o in outs]
 
 
@@ -44,7 +44,7 @@ def ar_reference(models):
 def test_greedy_identical_to_ar(models, ar_reference, mode, k, draft_kind):
     target, unrelated, close = models
     pair = build_pair(target, unrelated if draft_kind == "unrelated" else close)
-    outs, llm = generate(pair, mode, PROMPTS, [SamplingParams(max_new_tokens=n) for n in MAX_NEW],
+    outs, llm = generate(pair, mode, PROMPTS, [SamplingParams(temperature=0.0, max_new_tokens=n) for n in MAX_NEW],
                          num_speculative_tokens=k, max_batch_size=4)
     assert [o.token_ids for o in outs] == ar_reference
     assert all(o.error is None for o in outs)
@@ -61,7 +61,7 @@ def test_stops_at_eos_and_stop_token_ids(models, ar_reference):
     # Pick a token that AR emits mid-way for prompt 0 and stop on it.
     stop_tok = ar_reference[0][5]
     first = ar_reference[0].index(stop_tok)
-    params = SamplingParams(max_new_tokens=24, stop_token_ids=(stop_tok,))
+    params = SamplingParams(temperature=0.0, max_new_tokens=24, stop_token_ids=(stop_tok,))
     for mode in ("ar", "sd", "psd"):
         outs, _ = generate(pair, mode, [PROMPTS[0]], params, num_speculative_tokens=4)
         assert outs[0].token_ids == ar_reference[0][: first + 1]
@@ -92,13 +92,18 @@ def test_a_stop_string_stops_the_request_where_its_text_ends(models, mode):
     tok = _word_tokenizer(target.config.vocab_size)
     pair = ReferenceBackend().build(EngineSpec(target=target, draft=None if mode == "ar" else close,
                                                dtype="float64", tokenizer=tok))
-    free, _ = generate(pair, mode, [PROMPTS[0]], SamplingParams(max_new_tokens=30, ignore_eos=True),
+    free, _ = generate(pair, mode, [PROMPTS[0]], SamplingParams(temperature=0.0, max_new_tokens=30, ignore_eos=True),
                        num_speculative_tokens=4)
     for n in (3, 20):
-        stop = tok.decode(free[0].token_ids[:n])
-        outs, _ = generate(pair, mode, [PROMPTS[0]], SamplingParams(max_new_tokens=30, ignore_eos=True, stop=[stop]),
-                           num_speculative_tokens=4)
-        assert (outs[0].token_ids, outs[0].finish_reason) == (free[0].token_ids[:n], "stop"), n
+        stop = tok.decode(free[0].token_ids[1:n])  # from the second word on
+        for include in (False, True):
+            params = SamplingParams(temperature=0.0, max_new_tokens=30, ignore_eos=True, stop=[stop],
+                                    include_stop_str_in_output=include)
+            [out], _ = generate(pair, mode, [PROMPTS[0]], params, num_speculative_tokens=4)
+            assert (out.token_ids, out.finish_reason, out.stop_reason) == (free[0].token_ids[:n], "stop", stop), n
+            # As vLLM's: the text ends just before the stop string, or just after it when asked.
+            first_word = tok.decode(free[0].token_ids[:1]) + " "
+            assert out.text == first_word + (stop if include else ""), (n, include)
 
 
 @pytest.mark.parametrize("mode", ["sd", "psd", "flex", "tree"])
@@ -108,7 +113,7 @@ def test_a_draft_with_a_shorter_window_stops_drafting_at_its_end(mode):
     from conftest import tiny_gpt2
 
     pair = build_pair(tiny_gpt2(seed=0, max_pos=64), tiny_gpt2(layers=1, hidden=32, seed=1, max_pos=20))
-    prompts, params = [[4] * 30, [5, 6]], SamplingParams(max_new_tokens=30)
+    prompts, params = [[4] * 30, [5, 6]], SamplingParams(temperature=0.0, max_new_tokens=30)
     expected = [o.token_ids for o in generate(pair, "ar", prompts, params)[0]]
     outs, _ = generate(pair, mode, prompts, params, num_speculative_tokens=3)
     assert [(o.error, o.token_ids) for o in outs] == [(None, e) for e in expected]
@@ -122,7 +127,7 @@ def test_requests_joining_and_cancelled_mid_run(models, ar_reference, mode):
     config = SchedulerConfig(num_speculative_tokens=3, max_batch_size=2,
                              lanes="threads" if mode == "psd" else "inline", eos_token_ids=pair.eos_token_ids)
     sched = create_scheduler(mode, pair.target, pair.drafter, config)
-    reqs = [RequestState(prompt_ids=p, params=SamplingParams(max_new_tokens=n)) for p, n in zip(PROMPTS, MAX_NEW)]
+    reqs = [RequestState(prompt_ids=p, params=SamplingParams(temperature=0.0, max_new_tokens=n)) for p, n in zip(PROMPTS, MAX_NEW)]
     try:
         for r in reqs[:3]:
             sched.add_request(r)
@@ -168,7 +173,7 @@ def test_confidence_threshold_shortens_drafts_and_stays_exact(models, ar_referen
     """Drafting stops once the running product of draft max-probabilities drops below the
     threshold: a stopping rule that depends on earlier drafts only, so output is unchanged."""
     target, _, close = models
-    params = [SamplingParams(max_new_tokens=n) for n in MAX_NEW]
+    params = [SamplingParams(temperature=0.0, max_new_tokens=n) for n in MAX_NEW]
     full, llm_full = generate(build_pair(target, close), mode, PROMPTS, params, num_speculative_tokens=5)
     short, llm_short = generate(build_pair(target, close), mode, PROMPTS, params, num_speculative_tokens=5,
                                 draft_confidence_threshold=0.3)

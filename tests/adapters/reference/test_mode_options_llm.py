@@ -18,7 +18,7 @@ def models():
 
 def _run(target, draft, mode, **options):
     llm = LLM(target, draft, mode=mode, dtype="float64", num_speculative_tokens=3, **options)
-    outs = llm.generate(PROMPTS, [SamplingParams(max_new_tokens=n) for n in MAX_NEW])
+    outs = llm.generate(PROMPTS, [SamplingParams(temperature=0.0, max_new_tokens=n) for n in MAX_NEW])
     assert all(o.error is None for o in outs)
     return [o.token_ids for o in outs], llm
 

@@ -58,7 +58,7 @@ def _slot_kv(runner: ModelRunner, request_id: str, length: int) -> list[torch.Te
 def test_tree_scores_equal_chain_scores_and_kv_compacts(family):
     model = tiny_llama() if family == "llama" else tiny_gpt2()
     target = ReferenceTreeTarget(ModelRunner(model), max_context=256)
-    requests = [RequestState(list(p), SamplingParams()) for p in (PROMPTS[0], PROMPTS[1], PROMPTS[2])]
+    requests = [RequestState(list(p), SamplingParams(temperature=0.0)) for p in (PROMPTS[0], PROMPTS[1], PROMPTS[2])]
     for step in range(2):  # the second step starts from the compacted cache of the first
         tree = _trees(requests, seed=step)
         scores = target.score_tree(requests, tree)
@@ -90,7 +90,7 @@ def test_tree_scores_equal_chain_scores_and_kv_compacts(family):
 def test_tree_drafter_follows_the_draft_model_on_every_branch(models):
     _, close = models
     drafter = ReferenceTreeDrafter(ModelRunner(close))
-    requests = [RequestState(list(p), SamplingParams()) for p in (PROMPTS[0], PROMPTS[2], PROMPTS[3])]
+    requests = [RequestState(list(p), SamplingParams(temperature=0.0)) for p in (PROMPTS[0], PROMPTS[2], PROMPTS[3])]
     tree = drafter.propose_tree(requests, [4, 3, 4], num_branches=2)
     chain = ReferenceDrafter(ModelRunner(close)).propose(requests, [4, 3, 4])
     for i, req in enumerate(requests):
@@ -130,7 +130,7 @@ def test_tree_drafter_cache_stays_consistent_over_rounds(models):
     committed tokens, so the compacted KV was right."""
     _, close = models
     drafter = ReferenceTreeDrafter(ModelRunner(close))
-    requests = [RequestState(list(PROMPTS[1]), SamplingParams()), RequestState(list(PROMPTS[5]), SamplingParams())]
+    requests = [RequestState(list(PROMPTS[1]), SamplingParams(temperature=0.0)), RequestState(list(PROMPTS[5]), SamplingParams(temperature=0.0))]
     for step in range(4):
         lengths = [3, 0 if step == 1 else 2]
         tree = drafter.propose_tree(requests, lengths, num_branches=2)
@@ -174,7 +174,7 @@ def test_sampled_tree_records_the_laws_it_drew_from(models):
 @pytest.fixture(scope="module")
 def ar_reference(models):
     target, _ = models
-    outs, _ = generate(build_pair(target, None), "ar", PROMPTS, [SamplingParams(max_new_tokens=n) for n in MAX_NEW])
+    outs, _ = generate(build_pair(target, None), "ar", PROMPTS, [SamplingParams(temperature=0.0, max_new_tokens=n) for n in MAX_NEW])
     return [o.token_ids for o in outs]
 
 
@@ -192,7 +192,7 @@ def test_greedy_tree_modes_equal_ar(models, ar_reference, monkeypatch, mode, k, 
 
     monkeypatch.setattr(tree_mode, "verify_tree", spy)
     outs, llm = generate(build_pair(target, close, max_batch_size=4), mode, PROMPTS,
-                         [SamplingParams(max_new_tokens=n) for n in MAX_NEW], num_speculative_tokens=k,
+                         [SamplingParams(temperature=0.0, max_new_tokens=n) for n in MAX_NEW], num_speculative_tokens=k,
                          max_batch_size=4 if mode == "tree" else 2, lanes=lanes)
     assert all(o.error is None for o in outs)
     assert [o.token_ids for o in outs] == ar_reference
@@ -252,7 +252,7 @@ def test_eagle_tree_branches_continue_as_the_chain_would(models):
     """Each branch equals EAGLE drafting forced down its path: same features, same tokens."""
     target, _ = models
     pair = _eagle_pair(target)
-    req = RequestState(list(PROMPTS[2]), SamplingParams())
+    req = RequestState(list(PROMPTS[2]), SamplingParams(temperature=0.0))
     _first_step(pair, req)
     tree = pair.drafter.propose_tree([req], [4], num_branches=3)
     assert tree.lengths()[0] > 4
@@ -277,7 +277,7 @@ def test_eagle_tree_branches_continue_as_the_chain_would(models):
 def test_tree_verification_publishes_the_accepted_paths_features(models):
     target, _ = models
     pair = _eagle_pair(target)
-    req = RequestState(list(PROMPTS[0]), SamplingParams())
+    req = RequestState(list(PROMPTS[0]), SamplingParams(temperature=0.0))
     _first_step(pair, req)
     tree = _trees([req], seed=4)
     scores = pair.target.score_tree([req], tree)
@@ -296,7 +296,7 @@ def test_tree_verification_publishes_the_accepted_paths_features(models):
 @pytest.mark.parametrize("mode", ["tree", "tree-psd"])
 def test_greedy_tree_modes_with_an_eagle_draft_equal_ar(models, ar_reference, mode):
     target, _ = models
-    outs, llm = generate(_eagle_pair(target), mode, PROMPTS, [SamplingParams(max_new_tokens=n) for n in MAX_NEW],
+    outs, llm = generate(_eagle_pair(target), mode, PROMPTS, [SamplingParams(temperature=0.0, max_new_tokens=n) for n in MAX_NEW],
                          num_speculative_tokens=3, max_batch_size=4)
     assert all(o.error is None for o in outs)
     assert [o.token_ids for o in outs] == ar_reference

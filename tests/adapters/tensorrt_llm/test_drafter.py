@@ -73,7 +73,7 @@ def _run(trtllm, target, drafter, requests, *, max_batch_size=3, check=None, spe
 def _sequential(fresh, committed: list[int], n: int, params=None) -> list[int]:
     from minedraft import SamplingParams
 
-    probe = RequestState(prompt_ids=committed, params=params or SamplingParams(), request_id="probe")
+    probe = RequestState(prompt_ids=committed, params=params or SamplingParams(temperature=0.0), request_id="probe")
     tokens = fresh.propose([probe], [n]).tokens.tolist()
     fresh.release("probe")
     return tokens
@@ -371,7 +371,7 @@ def test_backend_drafter_recipe_builds_through_registry(trt_models):
 
     register_backend("tiny-draft-test", TinyBackend)
     drafter = BackendDrafter(model=close, backend="tiny-draft-test")()
-    block = drafter.propose([RequestState(prompt_ids=[1, 2, 3], params=SamplingParams())], [2])
+    block = drafter.propose([RequestState(prompt_ids=[1, 2, 3], params=SamplingParams(temperature=0.0))], [2])
     assert block.num_tokens == 2
     with pytest.raises(InvalidInputError, match="backend"):
         BackendDrafter(model=close, backend="no-such-backend")()

@@ -288,7 +288,7 @@ def test_greedy_tree_of_a_chain_equals_chain_verification() -> None:
     drafts %= vocab
     block = DraftBlock([f"r{i}" for i in range(batch)], drafts.reshape(-1), torch.arange(0, batch * k + 1, k))
     scores = VerifyScores(logits, torch.arange(0, batch * (k + 1) + 1, k + 1))
-    requests = [RequestState([1], SamplingParams()) for _ in range(batch)]
+    requests = [RequestState([1], SamplingParams(temperature=0.0)) for _ in range(batch)]
     chain = verify(block, scores, requests)
     tree = verify_tree(DraftTree.from_block(block), scores, requests)
     assert tree.emitted == chain.emitted and tree.num_accepted == chain.num_accepted
@@ -405,7 +405,7 @@ def test_propose_confidence_tree_branches_where_rejection_is_likely() -> None:
             return [Branch(s.request_index, s.start, [9] * s.length) for s in specs]
 
     drafter = Fixed()
-    reqs = [RequestState([1], SamplingParams()), RequestState([1], SamplingParams())]
+    reqs = [RequestState([1], SamplingParams(temperature=0.0)), RequestState([1], SamplingParams(temperature=0.0))]
     built = propose_confidence_tree(drafter, reqs, [4, 1], num_branches=2)
     assert drafter.specs == [BranchSpec(0, 0, 4), BranchSpec(0, 1, 3), BranchSpec(1, 0, 1)]
     assert built.tree.lengths() == [4 + 4 + 3, 1 + 1]

@@ -108,7 +108,7 @@ def test_greedy_accepts_longest_matching_prefix_then_target_token() -> None:
     argmax = [2, 5, 1, 7]
     for j, t in enumerate(argmax):
         logits[j, t] = 5.0
-    reqs = [RequestState(prompt_ids=[1], params=SamplingParams()) for _ in range(4)]
+    reqs = [RequestState(prompt_ids=[1], params=SamplingParams(temperature=0.0)) for _ in range(4)]
     drafts = torch.tensor([[2, 5, 1], [2, 4, 1], [0, 5, 1], [2, 5, 3]])  # all, 1, 0, 2 accepted
     out = verify(_block(drafts, None, reqs), _scores(logits, 4), reqs)
     assert out.num_accepted == [3, 1, 0, 2]
@@ -118,7 +118,7 @@ def test_greedy_accepts_longest_matching_prefix_then_target_token() -> None:
 def test_mixed_greedy_and_sampled_ragged_batch() -> None:
     """Ragged lengths (0, 2, 3) with greedy and sampled requests in one block."""
     logits = torch.randn(3 + 1 + 2 + 1 + 3 + 1, VOCAB, generator=torch.Generator().manual_seed(11))
-    greedy = SamplingParams()
+    greedy = SamplingParams(temperature=0.0)
     sampled = SamplingParams(temperature=1.0, seed=4)
     reqs = [RequestState(prompt_ids=[1], params=p) for p in (greedy, sampled, greedy)]
     lengths = [3, 0, 2]
