@@ -31,6 +31,7 @@ adapters translate their request objects to snapshots and the returned ``Proposa
 from __future__ import annotations
 
 import logging
+import math
 import time
 from collections.abc import Mapping, Sequence
 from concurrent.futures import Future
@@ -42,6 +43,7 @@ import torch
 from .lanes import LANE_KINDS, Lane, ThreadLane, canonical_lane
 from .protocols import Drafter
 from .types import InvalidInputError, RequestState, SamplingParams, VerifyOutcome
+from .validation import require_number
 
 logger = logging.getLogger(__name__)
 
@@ -113,7 +115,7 @@ class DraftPipeline:
         lane: str = "threads",
         device: str | None = None,
         on_miss: str = "serial",
-        timeout: float = 600.0,
+        timeout: float | None = 600.0,
     ) -> None:
         if not isinstance(num_speculative_tokens, int) or num_speculative_tokens < 1:
             raise InvalidInputError(f"num_speculative_tokens must be an int >= 1, got {num_speculative_tokens!r}")
@@ -123,8 +125,7 @@ class DraftPipeline:
             raise InvalidInputError(str(exc)) from exc
         if on_miss not in ON_MISS:
             raise InvalidInputError(f"on_miss must be one of {ON_MISS}, got {on_miss!r}")
-        if not isinstance(timeout, (int, float)) or timeout <= 0:
-            raise InvalidInputError(f"timeout must be a number of seconds > 0, got {timeout!r}")
+        require_number("timeout", timeout, 0, low_open=True, optional=True)  # None or inf: no limit
         if not isinstance(drafter, Drafter):
             raise InvalidInputError(f"drafter must implement minedraft.protocols.Drafter, got {type(drafter).__name__}")
         if lane == "cuda_streams" and not torch.cuda.is_available():
@@ -132,7 +133,7 @@ class DraftPipeline:
         self.drafter = drafter
         self.k = num_speculative_tokens
         self.on_miss = on_miss
-        self.timeout = float(timeout)
+        self.timeout = None if timeout is None or math.isinf(timeout) else float(timeout)
         if lane == "inline":
             self._lane: Lane = Lane("draft")
         elif lane == "cuda_streams":  # the draft's own stream on a GPU it shares with the target
@@ -169,12 +170,14 @@ class DraftPipeline:
         for snap in generation:
             track = self._track(snap, turn)
             chain, track.chain = track.chain, None
-            if chain is not None and chain.base == snap.committed and chain.tokens and snap.limit > 0:
+            matches = chain is not None and chain.base == snap.committed and bool(chain.tokens)
+            if matches and snap.limit > 0:
                 attached[snap.request_id] = chain.head(snap.limit)
                 track.group = turn  # verified now, so drafted next
                 self.counters["hits"] += chain.guessed
                 continue
-            self.counters["misses"] += bool(chain is not None and chain.guessed)
+            # A right guess the request has no room to use (limit 0) is no miss.
+            self.counters["misses"] += bool(chain is not None and chain.guessed and not matches)
             if track.group != turn:
                 ahead.append(snap)
             elif self.on_miss == "serial" and snap.limit > 0:

@@ -226,7 +226,7 @@ def generate_data(
     order = list(range(len(prompts)))
     random.Random(seed).shuffle(order)
     batches = (_unanswered_batches(tokenizer, prompts, order, data_dir, batch_size, seed, log) if new_prompts_only
-               else _numbered_batches(order, data_dir, batch_size))
+               else _numbered_batches(order, data_dir, batch_size, log))
     t0, made = time.perf_counter(), 0
     for n, path, idx in batches:
         if minutes is not None and time.perf_counter() - t0 > 60 * minutes:
@@ -246,12 +246,19 @@ def generate_data(
 Batch = tuple[int, Path, list[int]]  # shard number, shard path, prompt indices
 
 
-def _numbered_batches(order: list[int], data_dir: Path, batch_size: int) -> Iterator[Batch]:
-    """Fixed batches of ``order``; batch n goes to ``shard-n`` and is skipped when that exists."""
+def _numbered_batches(order: list[int], data_dir: Path, batch_size: int, log: Log = _log) -> Iterator[Batch]:
+    """Fixed batches of ``order``; batch n goes to ``shard-n`` and is skipped (and said so)
+    when that exists."""
+    skipped = 0
     for n, i in enumerate(range(0, len(order), batch_size)):
         path = data_dir / f"shard-{n:05d}.safetensors"
-        if not path.exists():
+        if path.exists():
+            skipped += 1
+        else:
             yield n, path, order[i:i + batch_size]
+    if skipped:
+        log(f"data: skipped {skipped} batch(es) whose numbered shard exists in {data_dir} "
+            "(--new-prompts-only answers by prompt instead)")
 
 
 def _unanswered_batches(tokenizer: Any, prompts: Sequence[str], order: list[int], data_dir: Path,
@@ -489,6 +496,9 @@ def register(sub: Any) -> None:
     p.add_argument("-k", "--num-speculative-tokens", type=int, default=4, help="draft length for the chained acceptance")
     p.add_argument("--resume", action="store_true",
                    help="train: start from the draft already in --out (its config and token map) instead of afresh")
+    p.add_argument("--overwrite", action="store_true",
+                   help="train: replace a draft already in --out with a fresh one (without it, and without --resume, "
+                        "that is refused)")
     p.add_argument("--remap-tokens", action="store_true",
                    help="with --resume: choose the head's token subset anew from the present data (--token-map-size); "
                         "the head is the target's, so no trained weight is lost")
@@ -536,8 +546,14 @@ def _layer_indices(spec: str, num_target_layers: int) -> list[int]:
 
 def _validate(args: argparse.Namespace) -> None:
     for name in ("minutes", "data_minutes"):
-        if getattr(args, name) < 0:
-            raise InvalidInputError(f"--{name.replace('_', '-')} must be >= 0, got {getattr(args, name)}")
+        value = getattr(args, name)
+        if not math.isfinite(value) or value < 0:
+            raise InvalidInputError(f"--{name.replace('_', '-')} must be a finite number >= 0, got {value}")
+    if not math.isfinite(args.lr) or args.lr <= 0:
+        raise InvalidInputError(f"--lr must be a finite number > 0, got {args.lr}")
+    for name in ("num_prompts", "eval_prompts"):
+        if getattr(args, name) is not None and getattr(args, name) < 1:
+            raise InvalidInputError(f"--{name.replace('_', '-')} must be >= 1, got {getattr(args, name)}")
     for name in ("batch_size", "gen_batch_size", "unroll", "threads", "max_new_tokens", "eval_tokens",
                  "num_speculative_tokens", "eval_sampled_prompts"):
         if getattr(args, name) < 1:
@@ -550,6 +566,8 @@ def _validate(args: argparse.Namespace) -> None:
         raise InvalidInputError("--remap-tokens applies to --resume only (a fresh draft always chooses its token map)")
     if args.prompt_categories is not None:
         args.prompt_categories = _category_list(args.prompt_categories)
+        # A subset's numbered batches would collide with the full set's shards and be skipped.
+        args.new_prompts_only = True
     if args.copy_layers is not None:
         _layer_indices(args.copy_layers, 1 << 30)  # the format; the range is checked against the target
 
@@ -575,21 +593,54 @@ def _load_target(name: str, dtype: torch.dtype) -> tuple[Any, Any]:
     return model, tokenizer
 
 
+def _check_out(args: argparse.Namespace, out: Path) -> None:
+    """What the stages will need of ``--out``, before any model loads."""
+    from .draft_models import read_config
+
+    has_draft = read_config(out) is not None
+    if args.stage in ("all", "train") and has_draft and not (args.resume or args.overwrite):
+        raise InvalidInputError(f"--out {str(out)!r} already holds a draft: pass --resume to continue training it "
+                                "or --overwrite to replace it")
+    if args.stage == "eval" and not has_draft:
+        raise InvalidInputError(f"--stage eval: no draft in --out {str(out)!r} to evaluate")
+
+
+def _check_data_target(data_dir: Path, target: str, tokenizer: Any) -> None:
+    """Training data and cached held-out answers belong to one target: the first data run
+    records it in ``data_dir/target.json``, later runs must name the same (a directory
+    without the record is taken as it is)."""
+    from .draft_models import vocab_fingerprint
+
+    record = {"target": target, "vocab_hash": vocab_fingerprint(tokenizer)}
+    path = data_dir / "target.json"
+    if path.is_file():
+        found = json.loads(path.read_text())
+        if found != record:
+            raise InvalidInputError(f"--data-dir {str(data_dir)!r} holds answers of target {found.get('target')!r} "
+                                    f"(vocab {found.get('vocab_hash')}), not of --target {target!r} "
+                                    f"(vocab {record['vocab_hash']}); use another --data-dir")
+    else:
+        data_dir.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(record, indent=2) + "\n")
+
+
 def run(args: argparse.Namespace) -> int:
     _validate(args)
     from .loading import cpu_has_fast_bf16
 
     torch.set_num_threads(args.threads)
     out = Path(args.out)
+    _check_out(args, out)
     data_dir = Path(args.data_dir) if args.data_dir else out / "data"
     metrics_path = out / "metrics.json"
     metrics: dict[str, Any] = json.loads(metrics_path.read_text()) if metrics_path.is_file() else {}
     metrics["target"] = args.target
     if args.stage in ("all", "data"):
         model, tok = _load_target(args.target, torch.bfloat16 if cpu_has_fast_bf16() else torch.float32)
+        _check_data_target(data_dir, args.target, tok)
         train_prompts, _ = load_prompts(args.num_prompts, None, args.seed, args.prompt_categories)
-        if args.prune_unlisted and data_dir.is_dir():
-            prune_unlisted(data_dir, tok, train_prompts)
+        if args.prune_unlisted and data_dir.is_dir():  # against the whole set: the options only choose a subset
+            prune_unlisted(data_dir, tok, load_prompts(None, None, 0)[0])
         t0 = time.perf_counter()
         generate_data(model, tok, train_prompts, data_dir, batch_size=args.gen_batch_size,
                       max_new_tokens=args.max_new_tokens, minutes=args.data_minutes, seed=args.seed,
@@ -600,6 +651,7 @@ def run(args: argparse.Namespace) -> int:
     if args.stage in ("all", "train"):
         metrics["train"] = _train_stage(args, out, data_dir, cpu_has_fast_bf16())
         metrics["data"] = {**metrics.get("data", {}), **_data_summary(data_dir)}
+        metrics.pop("heldout", None)  # the scores of the draft just replaced
     if args.stage in ("all", "eval"):
         metrics["heldout"] = evaluate_checkpoint(args, out, data_dir)
     out.mkdir(parents=True, exist_ok=True)
@@ -649,6 +701,7 @@ def _train_stage(args: argparse.Namespace, out: Path, data_dir: Path, fast_bf16:
     if keep_freed_memory():
         _log("train: glibc keeps freed memory for reuse (mallopt), sparing per-step page faults")
     target, tok = _load_target(args.target, torch.float32)
+    _check_data_target(data_dir, args.target, tok)
     seqs = load_shards(data_dir)
     defaults = DEFAULTS[args.kind]
     num_target_layers = len(getattr(target, target.base_model_prefix).layers)
@@ -723,7 +776,7 @@ def _save(model: Any, cfg: Any, out: Path, summary: dict[str, Any]) -> None:
 def heldout_data(model: Any, tokenizer: Any, prompts: Sequence[str], data_dir: Path, temperature: float,
                  max_new_tokens: int, batch_size: int = 16, seed: int = 0) -> list[Sequence_]:
     """The target's answers to the held-out prompts at ``temperature`` (cached in ``data_dir``)."""
-    name = f"heldout-t{temperature:g}-n{len(prompts)}-m{max_new_tokens}"
+    name = f"heldout-t{temperature:g}-n{len(prompts)}-m{max_new_tokens}" + (f"-s{seed}" if temperature > 0 else "")
     path = data_dir / f"{name}.safetensors"
     if not path.exists():
         data_dir.mkdir(parents=True, exist_ok=True)
@@ -835,6 +888,7 @@ def evaluate_checkpoint(args: argparse.Namespace, out: Path, data_dir: Path) -> 
 
     _, heldout = load_prompts(0, args.eval_prompts, args.seed)
     gen_model, tok = _load_target(args.target, torch.bfloat16 if cpu_has_fast_bf16() else torch.float32)
+    _check_data_target(data_dir, args.target, tok)
     t0 = time.perf_counter()
     greedy = heldout_data(gen_model, tok, heldout, data_dir, 0.0, args.eval_tokens, seed=args.seed)
     sampled = heldout_data(gen_model, tok, heldout[: args.eval_sampled_prompts], data_dir, 1.0, args.eval_tokens,

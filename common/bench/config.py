@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -154,12 +155,7 @@ class BenchConfig:
             raise InvalidInputError(f"modes must be among {sorted(SCHEDULERS)}, got {unknown!r}")
         if len(set(self.modes)) != len(self.modes):
             raise InvalidInputError(f"modes must not repeat, got {list(self.modes)!r}")
-        for name, value in self.scheduler_options.items():
-            if not any(name in SCHEDULERS[m].options_class.field_names() for m in self.modes):
-                raise InvalidInputError(f"{name} is not an option of any mode of this run {list(self.modes)!r}, "
-                                        f"got {name}={value!r}")
-        for mode in self.modes:  # the values, as each mode that takes them will see them
-            SCHEDULERS[mode].options_class.build(mode, self.options_for(mode))
+        check_mode_options(self.modes, self.scheduler_options)
 
     def options_for(self, mode: str) -> dict[str, Any]:
         """The scheduler options that ``mode`` takes (a run's options may serve several modes)."""
@@ -191,3 +187,17 @@ PRESETS: dict[str, dict[str, Any]] = {
     "psd": dict(modes=("sd", "psd"), in_flight=(2, 8, 16, 32), ks=(2, 4, 6), repeats=1, max_new_tokens=32,
                 peers=False),
 }
+
+
+def check_mode_options(modes: Sequence[str], options: Mapping[str, Any]) -> None:
+    """Every option is taken by some mode of the run, and its value is one each mode that
+    takes it accepts: checked before anything runs (a run of several modes must not fail
+    after the first)."""
+    from ..schedulers import SCHEDULERS
+
+    for name, value in options.items():
+        if not any(name in SCHEDULERS[m].options_class.field_names() for m in modes):
+            raise InvalidInputError(f"{name} is not an option of any mode of this run {list(modes)!r}, "
+                                    f"got {name}={value!r}")
+    for mode in modes:  # the values, as each mode that takes them will see them
+        SCHEDULERS[mode].options_class.build(mode, SCHEDULERS[mode].options_class.taken_from(options))

@@ -23,7 +23,7 @@ from ..types import InvalidInputError
 from ..validation import require_number, require_out_dir
 from . import schema
 from .arrivals import ServingRequest, build_requests
-from .config import DEFAULT_DRAFT, DEFAULT_TARGET, LANES
+from .config import DEFAULT_DRAFT, DEFAULT_TARGET, LANES, check_mode_options
 from .prompt_classes import PROMPT_CLASSES, class_prompts
 from .serving_client import HTTPTransport, InProcessTransport, Transport, run_load
 from .serving_metrics import rate_label, summarize
@@ -101,6 +101,7 @@ class ServingConfig:
         if split and self.max_running % LANES:
             raise InvalidInputError(f"max_running must be even for {split} (two sub-batches of half), "
                                     f"got {self.max_running}")
+        check_mode_options(self.modes, self.scheduler_options)
 
     @property
     def transport(self) -> str:

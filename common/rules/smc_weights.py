@@ -8,12 +8,16 @@ docs/smc.md states the rules below and the measured drift.
 
 Rules (pure functions here; ``minedraft.schedulers.smc`` drives the engines):
 
-- *weight*: each cycle a particle drafts gamma tokens from q, all of them are kept, and
-  its log-weight grows by ``sum_j log p(d_j) - log q(d_j)``, with p and q the processed
+- *weight*: each cycle a particle drafts gamma tokens from q and keeps them, and its
+  log-weight grows by ``sum_j log p(d_j) - log q'(d_j)``, with p and q the processed
   distributions (temperature, top-k, top-p of the request applied to both). The bonus
-  token is sampled from p and adds nothing (its proposal is the target itself). A token
-  with q(d) = 0 (impossible for a real draw) or p(d) = 0 (outside the target's top-k/p)
-  gives the particle log-weight -inf.
+  token is sampled from p and adds nothing (its proposal is the target itself).
+- *the target's support*: a draft the target rules out (p(d) = 0, outside its top-k/p) is
+  never kept. The particle's drafts end before it, and in its place comes a token sampled
+  from p. So each position's proposal is really q' = q + q(Z) p, with Z = {p = 0}: that
+  is the q' the weights divide by (q' = q wherever q puts no mass on Z). A point-mass
+  target (top_k = 1) is then followed exactly, and no population collapses on drafts
+  the target forbids.
 - *resampling*: when the effective sample size ESS = (sum w)^2 / sum w^2 falls below
   ``ess_threshold * N``, N ancestors are drawn (systematic by default, or multinomial)
   and all log-weights reset to 0. Particles that survive keep their own slot and only
@@ -46,15 +50,18 @@ OUTPUT_RULES = ("sample", "argmax")
 
 # -- weights ------------------------------------------------------------------------------
 def log_weight_increments(
-    drafts: torch.Tensor,  # [k] int64
-    target_probs: torch.Tensor,  # [k, vocab] processed p at the k draft positions
+    tokens: torch.Tensor,  # [k] int64: the drafts kept (the last may be a replacement drawn from p)
+    target_probs: torch.Tensor,  # [k, vocab] processed p at those positions
     draft_probs: torch.Tensor,  # [k, vocab] processed q the drafts were sampled from
-) -> torch.Tensor:  # [k] float64: log p(d_j) - log q(d_j)
-    idx = drafts.to(target_probs.device).unsqueeze(-1)
-    p = target_probs.gather(-1, idx).squeeze(-1).double()
-    q = draft_probs.to(target_probs.device).gather(-1, idx).squeeze(-1).double()
-    ratio = p.log() - q.clamp_min(1e-300).log()
-    return torch.where(q > 0, ratio, torch.full_like(ratio, float("-inf"))).cpu()
+) -> torch.Tensor:  # [k] float64: log p(x_j) - log q'(x_j), q' = q + q(Z) p, Z = {p = 0}
+    p_all = target_probs.double()
+    q_all = draft_probs.to(target_probs.device).double()
+    q_outside = (q_all * (p_all == 0)).sum(-1)  # [k] q(Z): drafts that are replaced by a draw from p
+    idx = tokens.to(target_probs.device).unsqueeze(-1)
+    p = p_all.gather(-1, idx).squeeze(-1)
+    proposal = q_all.gather(-1, idx).squeeze(-1) + q_outside * p
+    ratio = p.log() - proposal.clamp_min(1e-300).log()
+    return torch.where(proposal > 0, ratio, torch.full_like(ratio, float("-inf"))).cpu()
 
 
 def normalized_weights(log_weights: torch.Tensor) -> torch.Tensor:  # [N] float64, sums to 1
@@ -160,12 +167,18 @@ def smc_verify(block: DraftBlock, scores: VerifyScores, particles: Sequence[Requ
             k, start = n_pos - 1, int(block.cu_num_tokens[i])
             p = p_all[offset : offset + n_pos]  # [k + 1, vocab]
             offset += n_pos
-            drafts = block.tokens[start : start + k]
-            if k:
+            drafts = block.tokens[start : start + k]  # [k]
+            ruled_out = (p[:k].gather(-1, drafts.to(p.device).unsqueeze(-1)).squeeze(-1) == 0).nonzero()
+            kept = int(ruled_out[0]) if len(ruled_out) else k  # drafts before the first the target rules out
+            # The token after them: the bonus, or a draw from p in place of a ruled-out draft.
+            extra = int(sample_rows(p[kept : kept + 1], [particles[i].verify_generator])[0])
+            if kept < k:  # the replacement is weighed as a draw from q' (the bonus is a draw from p)
+                tokens = torch.cat([drafts[:kept], torch.tensor([extra], dtype=drafts.dtype)])
+                log_ratios[i] = log_weight_increments(tokens, p[: kept + 1], block.draft_probs[start : start + kept + 1]).tolist()
+            elif k:
                 assert block.draft_probs is not None
                 log_ratios[i] = log_weight_increments(drafts, p[:k], block.draft_probs[start : start + k]).tolist()
-            bonus = int(sample_rows(p[k : k + 1], [particles[i].verify_generator])[0])
-            num_accepted[i], emitted[i] = k, drafts.tolist() + [bonus]
+            num_accepted[i], emitted[i] = kept, drafts[:kept].tolist() + [extra]
     return SMCOutcome(
         request_ids=list(block.request_ids), num_accepted=num_accepted, emitted=emitted, log_ratios=log_ratios
     )

@@ -231,7 +231,7 @@ class _SMCMixin:
             for dst in dsts:
                 part = group.particles[dst]
                 part.output_ids = list(source.output_ids)
-                part.finish_reason = source.finish_reason
+                part.finish_reason, part.stop_reason = source.finish_reason, source.stop_reason
                 self.smc_stats.forks += 1
             ids = [group.particles[d].request_id for d in dsts]
             for engine in self._engines():
@@ -246,7 +246,7 @@ class _SMCMixin:
     def _complete(self, group: ParticleGroup) -> None:
         req = group.request
         chosen = group.particles[select_particle(group.log_weights, self.smc.output, req.verify_generator)]
-        req.output_ids = list(chosen.output_ids)
+        req.output_ids, req.stop_reason = list(chosen.output_ids), chosen.stop_reason
         self._finish(req, chosen.finish_reason or FinishReason.STOP)  # type: ignore[attr-defined]
 
     # -- leaving --------------------------------------------------------------------------------

@@ -108,11 +108,12 @@ def _sequential_check(fresh_drafter, k, seen):
 
 
 @pytest.mark.parametrize("lane", ["inline", "thread"])
-@pytest.mark.parametrize("on_miss", ["serial", "skip"])
-def test_greedy_drafts_sequential_and_output_ar(models, ar_outputs, lane, on_miss):
+@pytest.mark.parametrize("on_miss, timeout", [("serial", 600.0), ("skip", float("inf"))])
+def test_greedy_drafts_sequential_and_output_ar(models, ar_outputs, lane, on_miss, timeout):
+    # timeout=inf waits without a limit (it used to overflow in Future.result and drop every draft).
     target, _, close = models
     pair, fresh = build_pair(target, close), build_pair(target, close).drafter
-    pipe, seen, k = DraftPipeline(pair.drafter, 3, lane=lane, on_miss=on_miss), [], 3
+    pipe, seen, k = DraftPipeline(pair.drafter, 3, lane=lane, on_miss=on_miss, timeout=timeout), [], 3
     try:
         outs = run_engine(pair.target, pipe, _requests(), k, check=_sequential_check(fresh, k, seen))
         stats = pipe.stats()
@@ -240,7 +241,8 @@ def test_invalid_settings_are_named(models):
     target, _, close = models
     drafter = build_pair(target, close).drafter
     for kwargs, name in [({"num_speculative_tokens": 0}, "num_speculative_tokens"),
-                         ({"lane": "gpu"}, "lane"), ({"on_miss": "retry"}, "on_miss"), ({"timeout": 0}, "timeout")]:
+                         ({"lane": "gpu"}, "lane"), ({"on_miss": "retry"}, "on_miss"), ({"timeout": 0}, "timeout"),
+                         ({"timeout": float("nan")}, "timeout"), ({"timeout": True}, "timeout")]:
         args = {"num_speculative_tokens": 3, **kwargs}
         with pytest.raises(InvalidInputError, match=name):
             DraftPipeline(drafter, args.pop("num_speculative_tokens"), **args)

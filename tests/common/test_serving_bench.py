@@ -171,6 +171,11 @@ def test_serving_config_names_bad_fields():
                                   ("burstiness", 0, r"> 0, got 0"), ("temperature", -1, r">= 0, got -1")]:
         with pytest.raises(InvalidInputError, match=rf"{field} must be a number {message}"):
             ServingConfig(**{field: value})
+    # Mode options as minedraft bench checks them: a value no mode takes, or a bad value.
+    with pytest.raises(InvalidInputError, match=r"tree_branches is not an option of any mode of this run \['sd'\]"):
+        ServingConfig(modes=("sd",), scheduler_options={"tree_branches": 2})
+    with pytest.raises(InvalidInputError, match=r"SMCOptions.num_particles"):
+        ServingConfig(modes=("sd", "smc"), scheduler_options={"num_particles": 0})
 
 
 def test_an_output_folder_that_cannot_be_made_is_refused_before_the_run(tmp_path):

@@ -124,15 +124,18 @@ def _requests(n: int, temperature: float, max_new: int, seed0: int = 0, prompt: 
 
 
 # -- weights and ESS ---------------------------------------------------------------------------
-def test_log_weight_increments_are_log_p_minus_log_q():
+def test_log_weight_increments_are_log_p_minus_log_q_prime():
     p = torch.tensor([[0.5, 0.3, 0.2, 0.0], [0.1, 0.1, 0.4, 0.4], [0.25, 0.25, 0.25, 0.25]])
     q = torch.tensor([[0.25, 0.25, 0.25, 0.25], [0.7, 0.1, 0.1, 0.1], [0.0, 0.5, 0.5, 0.0]])
     inc = log_weight_increments(torch.tensor([1, 2, 1]), p, q)
     assert inc.dtype == torch.float64
-    assert inc.tolist() == pytest.approx([math.log(0.3 / 0.25), math.log(0.4 / 0.1), math.log(0.25 / 0.5)])
-    # Outside the target's support (p = 0) or the draft's (q = 0, impossible for a real draw): -inf.
-    inc = log_weight_increments(torch.tensor([3, 2, 0]), p, q)
-    assert inc[0] == -math.inf and inc[2] == -math.inf and math.isfinite(float(inc[1]))
+    # Row 0: q puts 0.25 on the token p rules out, whose draws are replaced by draws from p,
+    # so q' = q + 0.25 p there; rows 1 and 2: q' = q.
+    assert inc.tolist() == pytest.approx([math.log(0.3 / (0.25 + 0.25 * 0.3)), math.log(0.4 / 0.1),
+                                          math.log(0.25 / 0.5)])
+    # A token q' cannot propose (q = 0 and no mass outside p's support: impossible for a real draw): -inf.
+    inc = log_weight_increments(torch.tensor([1, 2, 0]), p, q)
+    assert inc[2] == -math.inf and math.isfinite(float(inc[1]))
 
 
 def test_ess_arithmetic():
@@ -204,21 +207,41 @@ def test_options_are_validated(kwargs, name):
         SMCOptions(**kwargs)
 
 
-def test_smc_verify_keeps_drafts_weighs_them_and_adds_a_bonus():
-    gen = torch.Generator().manual_seed(0)
-    params = SamplingParams(temperature=0.7, top_k=3)
+def _smc_cycle(ruled_out_at: int | None, seed: int = 0):
+    """One particle, k = 2 drafts under top_k = 3, the draft at ``ruled_out_at`` (if any)
+    outside the target's top 3, the others inside."""
+    gen = torch.Generator().manual_seed(seed)
+    params = SamplingParams(temperature=0.7, top_k=3, seed=seed)
     logits = torch.randn(3, V, generator=gen)  # [k + 1, vocab] target
-    q = processed_probs(torch.randn(2, V, generator=gen), *row_params([params] * 2))  # [k, vocab]
-    p = processed_probs(logits, *row_params([params] * 3))
-    drafts = [int(torch.argmax(q[0])), int(torch.argmax(q[1]))]
+    q = processed_probs(torch.randn(2, V, generator=gen), *row_params([SamplingParams(temperature=0.7)] * 2))  # [k, vocab]
+    p = processed_probs(logits, *row_params([params] * 3))  # [k + 1, vocab]
+    drafts = [int(torch.argmax(p[j])) if j != ruled_out_at else int(torch.argmin(p[j])) for j in range(2)]
     req = RequestState(prompt_ids=[0], params=params, request_id="r#p0")
     block = DraftBlock(["r#p0"], torch.tensor(drafts), torch.tensor([0, 2]), draft_probs=q)
-    out = smc_verify(block, VerifyScores(logits, torch.tensor([0, 3])), [req])
+    return smc_verify(block, VerifyScores(logits, torch.tensor([0, 3])), [req]), drafts, p, q
+
+
+def test_smc_verify_keeps_drafts_weighs_them_and_adds_a_bonus():
+    out, drafts, p, q = _smc_cycle(None)
     assert isinstance(out, SMCOutcome)
     assert out.num_accepted == [2] and out.emitted[0][:2] == drafts and len(out.emitted[0]) == 3
     assert p[2, out.emitted[0][2]] > 0  # the bonus token comes from the processed target
-    want = [math.log(p[j, d] / q[j, d]) if p[j, d] > 0 else -math.inf for j, d in enumerate(drafts)]
-    assert out.log_ratios[0] == pytest.approx(want)
+    outside = [float(q[j][p[j] == 0].sum()) for j in range(2)]  # q(Z): all of q's mass the top-3 target rules out
+    want = [math.log(p[j, d] / (q[j, d] + outside[j] * p[j, d])) for j, d in enumerate(drafts)]
+    assert out.log_ratios[0] == pytest.approx(want, rel=1e-5, abs=1e-6)
+
+
+@pytest.mark.parametrize("at", [0, 1])
+def test_smc_verify_replaces_a_draft_the_target_rules_out(at):
+    # The drafts end before the ruled-out one; a draw from p takes its place, weighed by q'.
+    for seed in range(20):
+        out, drafts, p, q = _smc_cycle(at, seed)
+        tokens = out.emitted[0]
+        assert out.num_accepted == [at] and tokens[:at] == drafts[:at] and len(tokens) == at + 1
+        assert all(p[j, t] > 0 for j, t in enumerate(tokens))  # never outside the target's top-k
+        outside = [float(q[j][p[j] == 0].sum()) for j in range(at + 1)]
+        want = [math.log(p[j, t] / (q[j, t] + outside[j] * p[j, t])) for j, t in enumerate(tokens)]
+        assert out.log_ratios[0] == pytest.approx(want, rel=1e-5, abs=1e-6)
 
 
 # -- the scheduler -----------------------------------------------------------------------------
@@ -362,6 +385,31 @@ def test_greedy_requests_follow_the_exact_greedy_rule():
         last = int(torch.argmax(TARGET[last]))
         seq.append(last)
     assert all(r.output_ids == seq for r in reqs)
+
+
+@pytest.mark.parametrize("mode", ["smc", "smc-psd"])
+def test_a_point_mass_target_is_followed_whatever_the_draft(mode):
+    # top_k = 1 makes p a point mass: the wrong draft's tokens are ruled out and replaced,
+    # never kept (they used to collapse every weight to -inf and be returned).
+    reqs = [RequestState(prompt_ids=[0], params=SamplingParams(temperature=1.0, top_k=1, seed=i, max_new_tokens=9))
+            for i in range(6)]
+    sched = _run(mode, Bigram(TARGET), Bigram(WRONG_DRAFT), reqs, num_particles=4)
+    seq, last = [], 0
+    for _ in range(9):
+        last = int(torch.argmax(TARGET[last]))
+        seq.append(last)
+    assert [r.output_ids for r in reqs] == [seq] * 6 and sched.smc_stats.collapses == 0
+
+
+def test_sampled_output_stays_inside_the_targets_top_k():
+    reqs = _requests(300, 1.0, max_new=6)
+    reqs = [RequestState(r.prompt_ids, SamplingParams(temperature=1.0, top_k=2, seed=i, max_new_tokens=6))
+            for i, r in enumerate(reqs)]
+    _run("smc", Bigram(TARGET), Bigram(WRONG_DRAFT), reqs, num_particles=4)
+    allowed = {a: set(torch.topk(TARGET[a], 2).indices.tolist()) for a in range(V)}
+    for r in reqs:
+        seq = r.prompt_ids + r.output_ids
+        assert all(b in allowed[a] for a, b in zip(seq, seq[1:])), seq
 
 
 def test_psd_keeps_a_request_s_particles_together_and_matches_sequential():

@@ -124,9 +124,33 @@ def test_held_out_estimate_matches_the_real_sd_engine(target, trained, sequences
     assert i == len(steps) and sum(s.accepted for s in steps) > 0
 
 
+@pytest.mark.parametrize(("argv", "message"), [
+    (["--minutes", "-1"], "--minutes must be a finite number >= 0, got -1"),
+    (["--minutes", "nan"], "--minutes must be a finite number >= 0, got nan"),
+    (["--data-minutes", "inf"], "--data-minutes must be a finite number >= 0, got inf"),
+    (["--lr", "-1"], "--lr must be a finite number > 0, got -1"),
+    (["--lr", "0"], "--lr must be a finite number > 0, got 0"),
+    (["--num-prompts", "0"], "--num-prompts must be >= 1, got 0"),
+    (["--eval-prompts", "0"], "--eval-prompts must be >= 1, got 0"),
+])
+def test_cli_rejects_bad_numbers(capsys, tmp_path, argv, message):
+    assert main(["distill", "--out", str(tmp_path), *argv]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_cli_never_replaces_or_scores_a_draft_it_was_not_told_to(capsys, trained, tmp_path):
+    # Both are refused before any model loads (the default target is the embedded one).
+    model, *_ = trained
+    model.save(tmp_path / "draft")
+    for stage in ("all", "train"):
+        assert main(["distill", "--out", str(tmp_path / "draft"), "--stage", stage]) == 2
+        assert "already holds a draft: pass --resume" in capsys.readouterr().err
+    assert main(["distill", "--out", str(tmp_path / "empty"), "--stage", "eval"]) == 2
+    assert "--stage eval: no draft in --out" in capsys.readouterr().err
+    assert not (tmp_path / "empty").exists()
+
+
 def test_cli_rejects_bad_budgets(capsys, tmp_path):
-    assert main(["distill", "--out", str(tmp_path), "--minutes", "-1"]) == 2
-    assert "--minutes must be >= 0, got -1" in capsys.readouterr().err
     assert main(["distill", "--out", str(tmp_path), "--copy-layers", "a,b"]) == 2
     assert "--copy-layers must be comma-separated integers" in capsys.readouterr().err
 
@@ -194,6 +218,9 @@ class _CharTokenizer:
     def encode(self, text, add_special_tokens=True):  # adds none either way
         return [2 + ord(c) % 90 for c in text]
 
+    def get_vocab(self):
+        return {chr(i): 2 + i % 90 for i in range(32, 127)}
+
 
 def test_new_prompts_only_answers_each_prompt_once_across_runs_and_seeds(target, tmp_path):
     tok = _CharTokenizer()
@@ -253,3 +280,31 @@ def test_keep_freed_memory_leaves_the_users_malloc_settings(monkeypatch):
     libc = _FakeLibc()
     assert not distill.keep_freed_memory(libc)
     assert libc.calls == []
+
+
+def _data_stage(monkeypatch, tmp_path, target, tok, name, *extra):
+    """``minedraft distill --stage data`` with the target loader and the answering stubbed
+    out; returns what prune_unlisted was handed."""
+    pruned = []
+    monkeypatch.setattr(distill, "_load_target", lambda *_: (target, tok))
+    monkeypatch.setattr(distill, "generate_data", lambda *a, **kw: None)
+    monkeypatch.setattr(distill, "prune_unlisted", lambda d, t, prompts, **kw: pruned.append(len(prompts)))
+    code = main(["distill", "--out", str(tmp_path / "out"), "--data-dir", str(tmp_path / "data"), "--stage", "data",
+                 "--target", name, "--prune-unlisted", *extra])
+    return code, pruned
+
+
+def test_prune_unlisted_keeps_prompts_the_options_merely_left_out(monkeypatch, target, tmp_path):
+    from minedraft.adapters.reference import distill_prompts
+
+    (tmp_path / "data").mkdir()
+    code, pruned = _data_stage(monkeypatch, tmp_path, target, _CharTokenizer(), "t", "--prompt-categories", "pets",
+                               "--num-prompts", "2")
+    assert code == 0 and pruned == [len(distill_prompts.training_prompts(None))]
+
+
+def test_a_data_dir_serves_one_target(monkeypatch, capsys, target, tmp_path):
+    assert _data_stage(monkeypatch, tmp_path, target, _CharTokenizer(), "first")[0] == 0
+    code, pruned = _data_stage(monkeypatch, tmp_path, target, _CharTokenizer(), "second")
+    assert (code, pruned) == (2, [])
+    assert "holds answers of target 'first'" in capsys.readouterr().err

@@ -81,7 +81,7 @@ def _word_tokenizer(vocab_size: int):
     return PreTrainedTokenizerFast(tokenizer_object=backend, unk_token="[UNK]", eos_token="[EOS]")
 
 
-@pytest.mark.parametrize("mode", ["ar", "sd", "psd"])
+@pytest.mark.parametrize("mode", ["ar", "sd", "psd", "tree", "smc", "smc-psd"])
 def test_a_stop_string_stops_the_request_where_its_text_ends(models, mode):
     # Stop strings spanning a few tokens and many (20 words, about 80 characters): the
     # request ends at the token that completes the string, accepted draft or not.
