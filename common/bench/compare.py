@@ -1,6 +1,8 @@
 """``minedraft compare``: results files of several runs (backends, machines, versions)
-side by side. Rows are (mode, batch size, k); each file contributes its median tokens/s,
-and every file after the first also its ratio to the first."""
+side by side. Rows are (mode, batch size, k), with the requests they held in flight; each
+file contributes its median tokens/s, and every file after the first also its ratio to the
+first. A file whose workload or machine differs from the first's is said so: its ratios
+then compare unlike runs."""
 
 from __future__ import annotations
 
@@ -18,6 +20,8 @@ def load_runs(paths: Sequence[str | Path]) -> list[tuple[str, dict[str, Any]]]:
         raise InvalidInputError("compare needs at least one results file, got none")
     runs, seen = [], set()
     for p in paths:
+        if Path(p).is_dir():  # a bench's output folder
+            p = Path(p) / "results.json"
         results = schema.load(p)
         label = results["label"]
         if label in seen:  # two runs with one label: tell them apart by file name
@@ -34,13 +38,13 @@ def _key(row: dict[str, Any]) -> tuple[int, int, int, str]:
 def compare_table(runs: Sequence[tuple[str, dict[str, Any]]]) -> str:
     index = [{(r["mode"], r["batch_size"], r["k"]): r for r in results["results"]} for _, results in runs]
     keys = sorted({k for idx in index for k in idx}, key=lambda k: _key(idx_row(index, k)))
-    headers = ["mode", "b", "k"]
+    headers = ["mode", "b", "k", "conc"]
     for i in range(len(runs)):
         headers += [f"[{i + 1}] tok/s"] + ([f"[{i + 1}]/[1]"] if i else [])
     rows = []
     for key in keys:
         base = index[0].get(key)
-        row = [key[0], str(key[1]), str(key[2])]
+        row = [key[0], str(key[1]), str(key[2]), str(idx_row(index, key).get("concurrency", "-"))]
         for i, idx in enumerate(index):
             r = idx.get(key)
             row.append("-" if r is None else f"{r['tokens_per_second']:.1f}")
@@ -53,7 +57,32 @@ def compare_table(runs: Sequence[tuple[str, dict[str, Any]]]) -> str:
               f"target={res['engines'].get('target', res['config'].get('target'))} "
               f"draft={res['engines'].get('draft')}, {res['created']}"
               for i, (label, res) in enumerate(runs)]
-    return "\n".join(legend + ["", table(headers, rows)])
+    return "\n".join(legend + difference_lines(runs) + ["", table(headers, rows)])
+
+
+# What a run measured with, as opposed to which points it measured or how it reported them.
+_NOT_WORKLOAD = frozenset({
+    "modes", "in_flight", "batch_sizes", "ks", "repeats", "peers", "peers_run", "cooperative", "calibrate",
+    "calibration_reps", "recalibrate", "warmup", "keep_steps", "timeline_batch", "timeline_steps", "out_dir",
+    "label", "progress", "preset",
+})
+_HARDWARE = ("cpu_model", "cpu_affinity", "gpus")
+
+
+def difference_lines(runs: Sequence[tuple[str, dict[str, Any]]]) -> list[str]:
+    """One line per file whose workload (config) or machine differs from the first file's."""
+    _, first = runs[0]
+    lines = []
+    for i, (_, res) in enumerate(runs[1:], start=2):
+        diffs = [f"{key} {res['config'].get(key)!r} vs {first['config'].get(key)!r}"
+                 for key in sorted(set(first["config"]) | set(res["config"]))
+                 if key not in _NOT_WORKLOAD and res["config"].get(key) != first["config"].get(key)]
+        diffs += [f"{key} {res['hardware'].get(key)!r} vs {first['hardware'].get(key)!r}"
+                  for key in _HARDWARE if res["hardware"].get(key) != first["hardware"].get(key)]
+        if diffs:
+            lines.append(f"[{i}] differs from [1] (UNLIKE RUNS: its ratios compare different workloads or machines): "
+                         + "; ".join(diffs))
+    return lines
 
 
 def idx_row(index: list[dict], key: tuple[str, int, int]) -> dict[str, Any]:

@@ -116,6 +116,22 @@ def test_compare_two_results_files(tmp_path, capsys):
     assert plot.stat().st_size > 0 and "2.00x" in capsys.readouterr().out
 
 
+def test_compare_says_when_runs_differ_and_takes_folders(tmp_path, capsys):
+    a, b = synthetic_results("a"), synthetic_results("b")
+    b["config"]["max_new_tokens"] = a["config"].get("max_new_tokens", 64) + 1
+    b["hardware"]["cpu_model"] = "another CPU"
+    (tmp_path / "run-a").mkdir()
+    save(a, tmp_path / "run-a" / "results.json")
+    pb = save(b, tmp_path / "b.json")
+    assert main(["compare", str(tmp_path / "run-a"), str(pb), "--plot", str(tmp_path / "cmp")]) == 0
+    out = capsys.readouterr().out
+    assert "[2] differs from [1] (UNLIKE RUNS" in out and "max_new_tokens" in out and "'another CPU'" in out
+    assert f"plot: {tmp_path / 'cmp.png'}" in out and (tmp_path / "cmp.png").stat().st_size > 0
+    assert "differs" not in compare_table(load_runs([pb, pb]))  # like runs: no such line
+    assert main(["compare", str(pb), "--plot", str(tmp_path / "cmp.gif")]) == 2
+    assert "--plot must end in .png, .svg or .pdf" in capsys.readouterr().err
+
+
 def test_compare_refuses_an_invalid_file(tmp_path, capsys):
     bad = synthetic_results("x")
     bad.pop("trials")
