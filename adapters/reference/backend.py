@@ -13,7 +13,7 @@ from minedraft.validation import require_bool
 from . import draft_models, embedded
 from .cpu_kernels import use_few_rows_products
 from .engines import EagleDrafter, FeatureStore
-from .loading import check_same_vocabulary, load_causal_lm, load_tokenizer, resolve_dtype
+from .loading import check_same_vocabulary, check_source, load_causal_lm, load_tokenizer, resolve_dtype
 from .particles import ParticleDrafter, ParticleTarget
 from .runner import ModelRunner
 from .tree_engine import EagleTreeDrafterMixin, TreeDrafterMixin, TreeTargetMixin
@@ -96,6 +96,8 @@ class ReferenceBackend:
             check_device("draft_device", spec.draft_device)
         dtype = resolve_dtype(spec.dtype, spec.device)
         draft_device = spec.draft_device or spec.device
+        for name, source in (("target", spec.target), ("draft", spec.draft)):  # both, before either loads
+            check_source(source, allow_pickle=spec.allow_pickle, field_name=name)
         target_model = load_causal_lm(
             spec.target, dtype=dtype, device=spec.device, allow_pickle=spec.allow_pickle,
             trust_remote_code=spec.trust_remote_code, field_name="target",

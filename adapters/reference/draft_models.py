@@ -36,6 +36,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from minedraft.types import InvalidInputError
+from minedraft.validation import require_int, require_number
 
 from .cpu_kernels import few_rows_linear
 
@@ -67,6 +68,12 @@ class DraftConfig:
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
             raise InvalidInputError(f"draft kind must be one of {KINDS}, got {self.kind!r}")
+        for name in ("vocab_size", "hidden_size", "intermediate_size", "num_layers", "num_attention_heads",
+                     "num_key_value_heads", "head_dim", "max_position_embeddings"):
+            require_int(f"draft config {name}", getattr(self, name), 1)
+        require_int("draft config token_map_size", self.token_map_size, 0)
+        require_number("draft config rms_norm_eps", self.rms_norm_eps, 0, low_open=True)
+        require_number("draft config rope_theta", self.rope_theta, 0, low_open=True)
 
     @staticmethod
     def for_target(model: nn.Module, kind: str, **overrides: Any) -> DraftConfig:
@@ -491,8 +498,8 @@ def read_config(path: str | Path) -> DraftConfig | None:
         return None
     try:
         data = json.loads(cfg_path.read_text())
-    except (OSError, json.JSONDecodeError):
-        return None
+    except (OSError, json.JSONDecodeError) as exc:  # a broken config is no model of any kind
+        raise InvalidInputError(f"{str(cfg_path)!r} cannot be read as JSON: {exc}") from exc
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         return None
     return DraftConfig.from_json(data, str(cfg_path))
@@ -538,7 +545,10 @@ def load_draft_model(
     state = load_file(str(weights_path))
     token_map = state.get("lm_head.token_map")
     model = _CLASSES[cfg.kind](cfg, token_map)
-    missing, unexpected = model.load_state_dict(state, strict=False)
+    try:
+        missing, unexpected = model.load_state_dict(state, strict=False)
+    except RuntimeError as exc:  # shapes that differ from the config's
+        raise InvalidInputError(f"draft weights in {str(weights_path)!r} do not match its config: {exc}") from exc
     if unexpected or [k for k in missing if not k.endswith(("embed_weight", "weight_sub"))]:
         raise InvalidInputError(
             f"draft weights in {str(weights_path)!r} do not match its config: missing {missing}, unexpected {unexpected}"

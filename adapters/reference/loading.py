@@ -96,15 +96,49 @@ def load_causal_lm(
 
     from . import embedded
 
+    check_source(source, allow_pickle=allow_pickle, field_name=field_name)
     name = str(source)
     if name in embedded.BUILTIN_MODELS:
         return embedded.BUILTIN_MODELS[name](dtype=dtype, device=device)
     path = Path(name)
     kwargs: dict[str, Any] = {"dtype": dtype, "trust_remote_code": trust_remote_code}
     if path.suffix == ".gguf":
+        return _load_gguf(path, field_name, **kwargs).to(device).eval()
+    if path.is_dir():
+        has_safetensors = any(path.glob("*.safetensors"))
+        check_safetensors(sorted(path.glob("*.safetensors")), field_name)
+        try:
+            model = AutoModelForCausalLM.from_pretrained(str(path), use_safetensors=not allow_pickle or has_safetensors,
+                                                         **kwargs)
+        except OSError as exc:  # e.g. pickle weights beside an unrelated *.safetensors file
+            raise InvalidInputError(f"{field_name}: could not load the model directory {name!r}: {exc}") from exc
+        return model.to(device).eval()
+    try:  # a hub id
+        model = AutoModelForCausalLM.from_pretrained(name, use_safetensors=not allow_pickle, **kwargs)
+    except OSError as exc:
+        raise InvalidInputError(
+            f"{field_name}: could not load {name!r} as a Hugging Face model id (no such local path, and the hub "
+            f"was unreachable or has no such model): {exc}"
+        ) from exc
+    return model.to(device).eval()
+
+
+def check_source(source: Any, *, allow_pickle: bool = False, field_name: str = "model") -> None:
+    """What can be told of a model source without loading it: a GGUF file that exists, a
+    directory with weights (pickle ones only by opt-in), or a name that is no local path (a
+    built-in name or a hub id). Checked for both models before either loads."""
+    if source is None or isinstance(source, torch.nn.Module):
+        return
+    from . import embedded
+
+    name = str(source)
+    if name in embedded.BUILTIN_MODELS:
+        return
+    path = Path(name)
+    if path.suffix == ".gguf":
         if not path.is_file():
             raise InvalidInputError(f"{field_name}: GGUF file {name!r} does not exist")
-        return _load_gguf(path, field_name, **kwargs).to(device).eval()
+        return
     if path.is_dir():
         has_safetensors = any(path.glob("*.safetensors"))
         has_pickle = any(path.glob("*.bin")) or any(path.glob("*.pt"))
@@ -115,19 +149,9 @@ def load_causal_lm(
             )
         if not has_safetensors and not has_pickle:
             raise InvalidInputError(f"{field_name}: directory {name!r} has no *.safetensors weights")
-        check_safetensors(sorted(path.glob("*.safetensors")), field_name)
-        model = AutoModelForCausalLM.from_pretrained(str(path), use_safetensors=not allow_pickle or has_safetensors, **kwargs)
-        return model.to(device).eval()
-    if path.exists() or name.startswith((".", "/")):
+        return
+    if path.exists() or name.startswith((".", "/", "~")) or name.count("/") > 1:  # a path, not a hub id
         raise InvalidInputError(f"{field_name}: {name!r} is neither a model directory nor a .gguf file")
-    try:  # a hub id
-        model = AutoModelForCausalLM.from_pretrained(name, use_safetensors=not allow_pickle, **kwargs)
-    except OSError as exc:
-        raise InvalidInputError(
-            f"{field_name}: could not load {name!r} as a Hugging Face model id (no such local path, and the hub "
-            f"was unreachable or has no such model): {exc}"
-        ) from exc
-    return model.to(device).eval()
 
 
 _TOKENIZER_FILES = ("tokenizer.json", "tokenizer_config.json", "vocab.json", "tokenizer.model")

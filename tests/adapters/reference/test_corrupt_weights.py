@@ -92,3 +92,20 @@ def test_corrupt_gguf_files_name_the_file(tmp_path):
     with pytest.raises(InvalidInputError, match="could not be read.*truncated or corrupt") as err:
         load_causal_lm(cut, field_name="target")
     assert str(cut) in str(err.value)
+
+
+def test_a_broken_draft_config_is_named(tmp_path):
+    import json
+
+    draft = tmp_path / "draft"
+    draft.mkdir()
+    shutil.copy(embedded.WEIGHTS_DIR / draft_models.WEIGHTS_NAME, draft)
+    config = json.loads((embedded.WEIGHTS_DIR / "config.json").read_text())
+    load = lambda: draft_models.load_draft_model(draft, dtype=torch.float32, device="cpu",  # noqa: E731
+                                                 target=torch.nn.Linear(1, 1))
+    for text, message in [("{", r"config.json' cannot be read as JSON"),
+                          (json.dumps({**config, "num_layers": "1"}), r"draft config num_layers must be an int >= 1, got '1'"),
+                          (json.dumps({**config, "hidden_size": 64}), r"draft weights in .* do not match its config")]:
+        (draft / "config.json").write_text(text)
+        with pytest.raises(InvalidInputError, match=message):
+            load()

@@ -165,6 +165,23 @@ def test_safetensors_directory_loads_and_matches(tmp_path, pair):
     assert llm.generate(prompt, greedy)[0].token_ids == ref.generate(prompt, greedy)[0].token_ids
 
 
+def test_a_missing_draft_is_refused_before_the_target_loads(tmp_path, monkeypatch):
+    from minedraft.adapters.reference import backend
+
+    def no_loading(*args, **kwargs):
+        raise AssertionError("a model loaded before the sources were checked")
+
+    monkeypatch.setattr(backend, "load_causal_lm", no_loading)
+    tiny_llama().save_pretrained(tmp_path / "target")
+    (tmp_path / "pickled").mkdir()
+    (tmp_path / "pickled" / "pytorch_model.bin").write_bytes(b"")
+    for draft, message in [(tmp_path / "no-draft", r"draft: '.*no-draft' is neither a model directory"),
+                           (tmp_path / "d.gguf", r"draft: GGUF file '.*d.gguf' does not exist"),
+                           (tmp_path / "pickled", r"draft: '.*pickled' holds only pickle checkpoints")]:
+        with pytest.raises(InvalidInputError, match=message):
+            ReferenceBackend().build(EngineSpec(target=str(tmp_path / "target"), draft=str(draft)))
+
+
 @pytest.mark.skipif(__import__("torch").cuda.is_available(), reason="checks a machine without CUDA")
 @pytest.mark.parametrize("field", ["device", "draft_device"])
 def test_cuda_on_a_machine_without_it_is_refused_before_loading(field):
