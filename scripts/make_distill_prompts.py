@@ -1579,8 +1579,8 @@ def _gen_data(rng: random.Random) -> list[str]:
 # ---------------------------------------------------------------------------------------
 # Everyday domains: everyday domains the first 25 categories touch only in passing
 # (health, travel, device trouble, money, hobbies, home, pets, language use, hypotheticals,
-# two-part requests). Added after measuring that held-out acceptance grows with the number
-# of distinct prompts answered (docs/history.md).
+# two-part requests). Held-out acceptance grows with the number of distinct prompts
+# answered, so breadth pays.
 # ---------------------------------------------------------------------------------------
 
 _HEALTH_TOPICS = [
