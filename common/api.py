@@ -116,8 +116,8 @@ class LLM:
     def _config(self) -> SchedulerConfig:
         detok = None
         if self.tokenizer is not None:
-            def detok(ids: list[int]) -> str:
-                return self.tokenizer.decode(ids)
+            def detok(ids: list[int]) -> str:  # as the output's text is decoded: stop strings match what users see
+                return _decode(self.tokenizer, ids)
         return SchedulerConfig(eos_token_ids=self.engines.eos_token_ids, detokenize=detok, **self._config_kwargs)
 
     def encode(self, prompt: str | Sequence[int], name: str = "prompt", special_tokens: bool = True) -> list[int]:
@@ -253,11 +253,7 @@ class LLM:
         return [self._output(r, prompt) for r, prompt in zip(requests, prompts)]
 
     def _output(self, req: RequestState, prompt: Any) -> RequestOutput:
-        text = _decode(self.tokenizer, req.output_ids) if self.tokenizer is not None else None
-        if text is not None and isinstance(req.stop_reason, str):  # vLLM's cut: before the stop string
-            at = text.find(req.stop_reason)
-            if at >= 0:
-                text = text[:at + (len(req.stop_reason) if req.params.include_stop_str_in_output else 0)]
+        text = _output_text(self.tokenizer, req) if self.tokenizer is not None else None
         metrics = {
             "num_draft_tokens": float(req.num_draft_tokens),
             "num_accepted_tokens": float(req.num_accepted_tokens),
@@ -276,6 +272,23 @@ class LLM:
             error=req.error,
             metrics=metrics,
         )
+
+
+def _output_text(tokenizer: Any, req: RequestState) -> str:
+    """The output's text as vLLM gives it: without the stop that ended the request (a stop
+    string and what follows it in its token, or a stop token id's text) unless
+    ``include_stop_str_in_output``."""
+    stop, keep = req.stop_reason, req.params.include_stop_str_in_output
+    if isinstance(stop, int) and not keep:
+        return _decode(tokenizer, req.output_ids[:-1])
+    text = _decode(tokenizer, req.output_ids)
+    if isinstance(stop, str):  # it ends in the last token: search the text that token added
+        start = max(0, len(_decode(tokenizer, req.output_ids[:-1])) - len(stop) - 3)  # slack: partial characters
+        at = text.find(stop, start)
+        at = text.find(stop) if at < 0 else at
+        if at >= 0:
+            text = text[:at + (len(stop) if keep else 0)]
+    return text
 
 
 def _decode(tokenizer: Any, ids: list[int]) -> str:

@@ -93,7 +93,7 @@ def main(argv: list[str] | None = None) -> int:
     texts, source = prompt_texts(args.prompts)
     tok = engines.tokenizer
     prompts = [tok.encode(tok.apply_chat_template([{"role": "user", "content": t}], tokenize=False,
-                                                  add_generation_prompt=True)) for t in texts]
+                                                  add_generation_prompt=True), add_special_tokens=False) for t in texts]
     smc = SMCOptions(num_particles=args.particles, ess_threshold=args.ess_threshold, resampling=args.resampling,
                      output=args.output)
     report = measure_drift(

@@ -51,8 +51,9 @@ def _prompts(engines: EnginePair, n: int) -> list[Any]:
     tok = engines.tokenizer
     if tok is None:
         return [[5 + (7 * i + j) % 50 for j in range(8 + i)] for i in range(n)]  # token-id prompts
-    if getattr(tok, "chat_template", None):
-        return [tok.apply_chat_template([{"role": "user", "content": t}], tokenize=False, add_generation_prompt=True)
+    if getattr(tok, "chat_template", None):  # token ids: the template holds its special tokens
+        return [tok.encode(tok.apply_chat_template([{"role": "user", "content": t}], tokenize=False,
+                                                   add_generation_prompt=True), add_special_tokens=False)
                 for t in texts]
     return texts
 

@@ -605,23 +605,37 @@ def _check_out(args: argparse.Namespace, out: Path) -> None:
         raise InvalidInputError(f"--stage eval: no draft in --out {str(out)!r} to evaluate")
 
 
-def _check_data_target(data_dir: Path, target: str, tokenizer: Any) -> None:
-    """Training data and cached held-out answers belong to one target: the first data run
-    records it in ``data_dir/target.json``, later runs must name the same (a directory
-    without the record is taken as it is)."""
+def _check_data_target(data_dir: Path, target: str, tokenizer: Any, log: Log = _log) -> None:
+    """Training data and cached held-out answers belong to one target's tokenizer: the first
+    run records it in ``data_dir/target.json`` (the name, for the record, and the vocab
+    hash, which must match). A directory of shards without the record predates it; it is
+    taken as it is unless this tokenizer adds special tokens to a text, in which case its
+    prompts were tokenized with them doubled (``chat_ids`` encodes without them now)."""
     from .draft_models import vocab_fingerprint
 
     record = {"target": target, "vocab_hash": vocab_fingerprint(tokenizer)}
     path = data_dir / "target.json"
     if path.is_file():
-        found = json.loads(path.read_text())
-        if found != record:
-            raise InvalidInputError(f"--data-dir {str(data_dir)!r} holds answers of target {found.get('target')!r} "
-                                    f"(vocab {found.get('vocab_hash')}), not of --target {target!r} "
+        try:
+            found = json.loads(path.read_text())
+            recorded_hash, recorded_target = found["vocab_hash"], found.get("target")
+        except (ValueError, TypeError, KeyError) as exc:
+            raise InvalidInputError(f"{str(path)!r} is not a target record ({exc}); fix or remove it") from exc
+        if recorded_hash != record["vocab_hash"]:
+            raise InvalidInputError(f"--data-dir {str(data_dir)!r} holds answers of target {recorded_target!r} "
+                                    f"(vocab {recorded_hash}), not of --target {target!r} "
                                     f"(vocab {record['vocab_hash']}); use another --data-dir")
-    else:
-        data_dir.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(record, indent=2) + "\n")
+        if recorded_target != target:
+            log(f"data: {data_dir} was made with --target {recorded_target!r}; {target!r} has the same vocabulary")
+        return
+    text = "x"
+    if any(data_dir.glob("shard-*.safetensors")) and list(tokenizer.encode(text)) != \
+            list(tokenizer.encode(text, add_special_tokens=False)):
+        raise InvalidInputError(f"--data-dir {str(data_dir)!r} has no target record and its prompts were tokenized "
+                                f"with {target!r}'s special tokens added to the chat template's own; use another "
+                                "--data-dir")
+    data_dir.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(record, indent=2) + "\n")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -133,15 +133,17 @@ def select_particle(log_weights: torch.Tensor, rule: str = "sample", generator: 
 # -- one cycle ------------------------------------------------------------------------------
 @dataclass
 class SMCOutcome(VerifyOutcome):
-    """A VerifyOutcome (sampled particles keep all k drafts, then a bonus token) plus the
-    per-draft-token log-weight increments ``log p - log q`` (empty for greedy particles)."""
+    """A VerifyOutcome (sampled particles keep their drafts up to the first the target rules
+    out, then a token from p) plus the log-weight increments ``log p - log q'`` of the tokens
+    weighed (empty for greedy particles)."""
 
     log_ratios: list[list[float]] = field(default_factory=list)
 
 
 def smc_verify(block: DraftBlock, scores: VerifyScores, particles: Sequence[RequestState]) -> SMCOutcome:
-    """The SMC-SD counterpart of ``minedraft.rules.verification.verify``: keep every draft token,
-    weigh it, and sample the bonus token from the target at the last position."""
+    """The SMC-SD counterpart of ``minedraft.rules.verification.verify``: keep the draft tokens
+    up to the first the target rules out, weigh them, and sample the next token from the
+    target (the bonus after all k, or in place of the ruled-out draft, then weighed too)."""
     if len(particles) != block.batch_size:
         raise ValueError(f"smc_verify got {len(particles)} particles for a block of {block.batch_size}")
     lengths = block.lengths()
@@ -173,7 +175,7 @@ def smc_verify(block: DraftBlock, scores: VerifyScores, particles: Sequence[Requ
             # The token after them: the bonus, or a draw from p in place of a ruled-out draft.
             extra = int(sample_rows(p[kept : kept + 1], [particles[i].verify_generator])[0])
             if kept < k:  # the replacement is weighed as a draw from q' (the bonus is a draw from p)
-                tokens = torch.cat([drafts[:kept], torch.tensor([extra], dtype=drafts.dtype)])
+                tokens = torch.cat([drafts[:kept], torch.tensor([extra], dtype=drafts.dtype, device=drafts.device)])
                 log_ratios[i] = log_weight_increments(tokens, p[: kept + 1], block.draft_probs[start : start + kept + 1]).tolist()
             elif k:
                 assert block.draft_probs is not None

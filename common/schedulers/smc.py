@@ -3,8 +3,9 @@
 Each request fans out into N particles, each a ``RequestState`` of its own with id
 ``f"{request_id}#p{j}"``, so the unchanged Drafter and Target protocols draft and score
 them like requests. A cycle: every live particle drafts gamma (= k) tokens, the target
-scores them in one pass, ``minedraft.rules.smc_weights.smc_verify`` keeps them all, weighs them and adds
-a bonus token; then each request whose ESS fell below ``ess_threshold * N`` resamples
+scores them in one pass, ``minedraft.rules.smc_weights.smc_verify`` keeps them (up to the
+first the target rules out), weighs them and adds a token from the target; then each
+request whose ESS fell below ``ess_threshold * N`` resamples
 (the rules are in ``minedraft.rules.smc_weights`` and docs/smc.md).
 
 Engines: particles start from one prefill forked to the others, and resampling forks the

@@ -63,3 +63,19 @@ def test_chat_does_not_double_a_bos_the_template_renders(model_dir):
     assert llm.encode("w3") == [4, 5]  # generate's text prompts get BOS, as vLLM's do
     [out] = llm.chat([{"role": "user", "content": "w3"}], SamplingParams(temperature=0.0, max_new_tokens=2))
     assert (out.prompt, out.prompt_token_ids) == ("w2 w3 w1", [4, 5, 3])
+
+
+def test_stop_strings_match_the_text_the_output_shows(model_dir):
+    # Special tokens are skipped in the output's text, so a stop string matches across them,
+    # and the text is cut where the stop string completed, not at an earlier look-alike.
+    from minedraft.types import RequestState
+
+    llm = LLM(str(model_dir), mode="ar", dtype="float64")
+    llm.tokenizer.add_special_tokens({"additional_special_tokens": ["w9"]})  # w9 now decodes to nothing
+    ids = llm.encode("w5 w3 w9 w4")
+    assert llm._config().detokenize(ids) == "w5 w3 w4"  # the scheduler sees what the user sees
+    req = RequestState(prompt_ids=[1], params=SamplingParams(stop=["w3 w4"]), output_ids=ids)
+    req.stop_reason = "w3 w4"
+    assert llm._output(req, None).text == "w5 "
+    req.output_ids = llm.encode("w3 w4 w5 w3 w4")  # a look-alike earlier would have stopped it there:
+    assert llm._output(req, None).text == "w3 w4 w5 "  # the cut is where the last token completed it

@@ -303,8 +303,32 @@ def test_prune_unlisted_keeps_prompts_the_options_merely_left_out(monkeypatch, t
     assert code == 0 and pruned == [len(distill_prompts.training_prompts(None))]
 
 
-def test_a_data_dir_serves_one_target(monkeypatch, capsys, target, tmp_path):
+class _OtherVocab(_CharTokenizer):
+    def get_vocab(self):
+        return {chr(i): 3 + i % 90 for i in range(32, 127)}
+
+
+def test_a_data_dir_serves_one_vocabulary(monkeypatch, capsys, target, tmp_path):
     assert _data_stage(monkeypatch, tmp_path, target, _CharTokenizer(), "first")[0] == 0
-    code, pruned = _data_stage(monkeypatch, tmp_path, target, _CharTokenizer(), "second")
+    # The same vocabulary under another name (a path, a hub id) is the same target.
+    assert _data_stage(monkeypatch, tmp_path, target, _CharTokenizer(), "first-moved")[0] == 0
+    code, pruned = _data_stage(monkeypatch, tmp_path, target, _OtherVocab(), "second")
     assert (code, pruned) == (2, [])
     assert "holds answers of target 'first'" in capsys.readouterr().err
+    (tmp_path / "data" / "target.json").write_text("{")
+    assert _data_stage(monkeypatch, tmp_path, target, _CharTokenizer(), "first")[0] == 2
+    assert "is not a target record" in capsys.readouterr().err
+
+
+class _BosTokenizer(_CharTokenizer):
+    def encode(self, text, add_special_tokens=True):
+        return ([1] if add_special_tokens else []) + super().encode(text)
+
+
+def test_shards_from_before_the_record_are_refused_for_a_bos_adding_tokenizer(monkeypatch, capsys, target, tmp_path):
+    # Their prompts hold the chat template's BOS and the tokenizer's: none would match now.
+    (tmp_path / "data").mkdir()
+    distill.save_shard(tmp_path / "data" / "shard-00000.safetensors", [([1, 1, 5, 6, 7], torch.zeros(5, 64), 3)])
+    assert _data_stage(monkeypatch, tmp_path, target, _BosTokenizer(), "t")[0] == 2
+    assert "has no target record" in capsys.readouterr().err
+    assert _data_stage(monkeypatch, tmp_path, target, _CharTokenizer(), "t")[0] == 0  # adds none: taken as it is

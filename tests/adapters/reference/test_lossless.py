@@ -104,6 +104,15 @@ def test_a_stop_string_stops_the_request_where_its_text_ends(models, mode):
             # As vLLM's: the text ends just before the stop string, or just after it when asked.
             first_word = tok.decode(free[0].token_ids[:1]) + " "
             assert out.text == first_word + (stop if include else ""), (n, include)
+    # A stop token id's text is left out as well, unless asked for.
+    stop_id = free[0].token_ids[4]
+    for include in (False, True):
+        params = SamplingParams(temperature=0.0, max_new_tokens=30, ignore_eos=True, stop_token_ids=[stop_id],
+                                include_stop_str_in_output=include)
+        [out], _ = generate(pair, mode, [PROMPTS[0]], params, num_speculative_tokens=4)
+        upto = free[0].token_ids.index(stop_id) + 1
+        assert (out.token_ids, out.stop_reason) == (free[0].token_ids[:upto], stop_id)
+        assert out.text == tok.decode(out.token_ids if include else out.token_ids[:-1])
 
 
 @pytest.mark.parametrize("mode", ["sd", "psd", "flex", "tree"])
