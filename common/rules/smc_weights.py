@@ -174,13 +174,13 @@ def smc_verify(block: DraftBlock, scores: VerifyScores, particles: Sequence[Requ
             kept = int(ruled_out[0]) if len(ruled_out) else k  # drafts before the first the target rules out
             # The token after them: the bonus, or a draw from p in place of a ruled-out draft.
             extra = int(sample_rows(p[kept : kept + 1], [particles[i].verify_generator])[0])
-            if kept < k:  # the replacement is weighed as a draw from q' (the bonus is a draw from p)
-                tokens = torch.cat([drafts[:kept], torch.tensor([extra], dtype=drafts.dtype, device=drafts.device)])
-                log_ratios[i] = log_weight_increments(tokens, p[: kept + 1], block.draft_probs[start : start + kept + 1]).tolist()
-            elif k:
+            tokens = drafts[:kept].tolist() + [extra]
+            weighed = kept + 1 if kept < k else k  # a replacement is a draw from q'; the bonus, from p itself
+            if weighed:
                 assert block.draft_probs is not None
-                log_ratios[i] = log_weight_increments(drafts, p[:k], block.draft_probs[start : start + k]).tolist()
-            num_accepted[i], emitted[i] = kept, drafts[:kept].tolist() + [extra]
+                log_ratios[i] = log_weight_increments(torch.tensor(tokens[:weighed]), p[:weighed],
+                                                      block.draft_probs[start : start + weighed]).tolist()
+            num_accepted[i], emitted[i] = kept, tokens
     return SMCOutcome(
         request_ids=list(block.request_ids), num_accepted=num_accepted, emitted=emitted, log_ratios=log_ratios
     )

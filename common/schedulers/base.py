@@ -205,7 +205,7 @@ class Scheduler:
             # token is at least a UTF-8 byte, bar a few that decode to nothing on their own.
             window = max(len(s.encode()) for s in p.stop) + 16
             text = self.config.detokenize(req.output_ids[-window:])
-            found = [(text.find(s), i) for i, s in enumerate(p.stop) if s in text]
+            found = [(at, i) for i, s in enumerate(p.stop) if (at := text.find(s)) >= 0]
             if found:
                 req.stop_reason = p.stop[min(found)[1]]
                 return FinishReason.STOP
